@@ -1,0 +1,57 @@
+/**
+ * The contract of attribution methods and their result. The CLI's `--json` line, the library API
+ * and the server all return this object.
+ */
+import type { Trace } from '../trace/model.js';
+
+/** A scored alternative step. */
+export interface Candidate {
+  step: number;
+  agent: string;
+  /** Probability or score given by the method; higher is more likely decisive. */
+  score: number;
+}
+
+/** Calls and tokens a method spent; zero for offline methods. */
+export interface Usage {
+  calls: number;
+  inputTokens: number;
+  outputTokens: number;
+  /** Estimated cost in US dollars, when a price is known. */
+  costUsd?: number;
+}
+
+/** What a method concludes about one trace. */
+export interface Attribution {
+  /** Failure-responsible agent, canonical name. */
+  agent: string;
+  /** Decisive error step, 0-based. */
+  step: number;
+  /** Why, quoting the evidence. */
+  reason: string;
+  /** Registry name of the method. */
+  method: string;
+  /** Probability the named step is the decisive one, when the method can say. */
+  confidence?: number;
+  /** Probability the named agent is responsible, when the method can say. */
+  agentConfidence?: number;
+  /** Best alternatives, most likely first. */
+  candidates?: Candidate[];
+  usage: Usage;
+}
+
+/** Settings every method accepts. */
+export interface AttributeOptions {
+  /** Use the task's expected answer when the trace has one (default true). */
+  useGroundTruth?: boolean;
+}
+
+/** An attribution method, registered by name. */
+export interface AttributionMethod {
+  name: string;
+  description: string;
+  attribute(trace: Trace, options?: AttributeOptions): Promise<Attribution>;
+}
+
+/** Usage of a method that made no model calls. */
+export const NO_USAGE: Usage = Object.freeze({ calls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 });

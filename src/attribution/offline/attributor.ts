@@ -1,0 +1,85 @@
+/**
+ * The offline method: features → step scorer → agent scorer → decisive step, responsible agent and
+ * a reason quoting the evidence. No API key, no network, a few milliseconds per trace.
+ */
+import { fileURLToPath } from 'node:url';
+import type { Trace } from '../../trace/model.js';
+import { NO_USAGE, type Attribution, type AttributeOptions, type AttributionMethod, type Candidate } from '../method.js';
+import { computeAgentFeatures } from './agent-features.js';
+import { scoreRows, softmax } from './conditional-logit.js';
+import { explainStep } from './evidence.js';
+import { readModelFile, type OfflineModel } from './model.js';
+import { stepInputs, stepProbabilitiesOf } from './train.js';
+
+/** Where the shipped model lives: `models/` at the package root, from src/ and dist/ alike. */
+export const DEFAULT_MODEL_PATH = fileURLToPath(new URL('../../../models/offline-model.json', import.meta.url));
+
+/** Everything the model concludes about a trace, before it is phrased as an Attribution. */
+export interface OfflinePrediction {
+  /** Feature rows of the steps. */
+  rows: number[][];
+  /** Probability that each step is the decisive one. */
+  stepProbabilities: number[];
+  /** Probability that each agent is responsible, most likely first. */
+  agents: { agent: string; probability: number }[];
+}
+
+/** Scores a trace's steps and agents. */
+export function predictOffline(trace: Trace, model: OfflineModel, options: AttributeOptions = {}): OfflinePrediction {
+  const { rows, mask } = stepInputs(trace, options.useGroundTruth !== false);
+  const stepProbabilities = stepProbabilitiesOf(model.step, rows, mask);
+  const agentInputs = computeAgentFeatures(trace, rows, stepProbabilities);
+  const agentProbabilities = softmax(scoreRows(model.agent, agentInputs.rows), agentInputs.rows.map(() => true));
+  const agents = agentInputs.agents
+    .map((agent, index) => ({ agent, probability: agentProbabilities[index]! }))
+    .sort((left, right) => right.probability - left.probability);
+  return { rows, stepProbabilities, agents };
+}
+
+const round = (value: number) => Number(value.toFixed(4));
+
+/** Attributes one trace with a loaded model. Synchronous, no I/O. */
+export function attributeWithModel(trace: Trace, model: OfflineModel, options: AttributeOptions = {}): Attribution {
+  const { rows, stepProbabilities, agents } = predictOffline(trace, model, options);
+  const ranked = stepProbabilities
+    .map((score, step) => ({ step, score }))
+    .sort((left, right) => right.score - left.score || left.step - right.step);
+  const best = ranked[0]!;
+  const responsible = agents[0] ?? { agent: trace.steps[best.step]!.agent, probability: 0 };
+  const stepAgent = trace.steps[best.step]!.agent;
+  const evidence = explainStep(trace, best.step, rows[best.step]!, model.step);
+  const reason =
+    stepAgent === responsible.agent
+      ? evidence
+      : `${responsible.agent} is the most likely responsible agent overall; the single most likely decisive step is by another agent. ${evidence}`;
+  const candidates: Candidate[] = ranked.slice(0, 3).map((entry) => ({ step: entry.step, agent: trace.steps[entry.step]!.agent, score: round(entry.score) }));
+  return {
+    agent: responsible.agent,
+    step: best.step,
+    reason,
+    method: 'offline',
+    confidence: round(best.score),
+    agentConfidence: round(responsible.probability),
+    candidates,
+    usage: { ...NO_USAGE },
+  };
+}
+
+let cached: { path: string; model: OfflineModel } | undefined;
+
+/** Loads (once per path) the model file, the shipped one by default. */
+export function loadOfflineModel(path: string = DEFAULT_MODEL_PATH): OfflineModel {
+  if (cached?.path !== path) cached = { path, model: readModelFile(path) };
+  return cached.model;
+}
+
+/** The offline method bound to a model file (the shipped model by default). */
+export function createOfflineMethod(modelPath?: string): AttributionMethod {
+  return {
+    name: 'offline',
+    description: 'learned step and agent model; offline, no API key, milliseconds per trace (default)',
+    async attribute(trace, options) {
+      return attributeWithModel(trace, loadOfflineModel(modelPath), options);
+    },
+  };
+}

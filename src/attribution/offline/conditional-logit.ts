@@ -1,0 +1,170 @@
+/**
+ * A conditional logit (listwise softmax regression): each list (a trace's steps, or its agents)
+ * gets a linear score per item and a softmax over the allowed items. Fitted with an L2 penalty by
+ * Newton's method (linear solves by ml-matrix): the objective is concave and small, so Newton
+ * converges in a few iterations and the fit is deterministic.
+ */
+import { Matrix, solve } from 'ml-matrix';
+
+/** One labelled list: a feature row per item, which items may be chosen, and the right one. */
+export interface LabelledList {
+  rows: number[][];
+  mask: boolean[];
+  label: number;
+}
+
+/** A fitted scorer: standardisation and weights, as stored in the model file. */
+export interface LinearScorer {
+  mean: number[];
+  scale: number[];
+  weights: number[];
+}
+
+/** Fit settings. */
+export interface FitSettings {
+  /** L2 penalty on standardised weights, against the mean log-likelihood per list. */
+  l2: number;
+  /** Most Newton iterations; fitting stops once the objective stops improving. */
+  iterations: number;
+}
+
+/** Raw linear score of each row (before softmax). */
+export function scoreRows(scorer: LinearScorer, rows: readonly number[][]): number[] {
+  return rows.map((row) => {
+    let score = 0;
+    for (let column = 0; column < row.length; column += 1) {
+      score += scorer.weights[column]! * ((row[column]! - scorer.mean[column]!) / scorer.scale[column]!);
+    }
+    return score;
+  });
+}
+
+/** Softmax over the masked-in entries; masked-out entries get probability 0. */
+export function softmax(scores: readonly number[], mask: readonly boolean[]): number[] {
+  let max = -Infinity;
+  for (let index = 0; index < scores.length; index += 1) if (mask[index] && scores[index]! > max) max = scores[index]!;
+  const exps = scores.map((score, index) => (mask[index] ? Math.exp(score - max) : 0));
+  const total = exps.reduce((sum, value) => sum + value, 0);
+  return exps.map((value) => (total > 0 ? value / total : 0));
+}
+
+/** Column means and scales over every allowed item (scale 1 for constant columns). */
+function standardisation(lists: readonly LabelledList[], width: number): { mean: number[]; scale: number[] } {
+  const sum = new Array<number>(width).fill(0);
+  const squares = new Array<number>(width).fill(0);
+  let count = 0;
+  for (const list of lists) {
+    list.rows.forEach((row, index) => {
+      if (!list.mask[index]) return;
+      count += 1;
+      row.forEach((value, column) => {
+        sum[column]! += value;
+        squares[column]! += value * value;
+      });
+    });
+  }
+  const mean = sum.map((value) => (count > 0 ? value / count : 0));
+  const scale = squares.map((value, column) => {
+    const variance = count > 0 ? value / count - mean[column]! ** 2 : 0;
+    return variance > 1e-12 ? Math.sqrt(variance) : 1;
+  });
+  return { mean, scale };
+}
+
+/**
+ * Mean log-likelihood of the labels minus the L2 penalty; with `derivatives`, also its gradient and
+ * Hessian, from which Newton's method takes its steps.
+ */
+function objective(lists: readonly LabelledList[], flat: readonly Float64Array[], weights: Float64Array, l2: number, derivatives: boolean) {
+  const width = weights.length;
+  const gradient = new Float64Array(width);
+  const hessian = derivatives ? Array.from({ length: width }, () => new Float64Array(width)) : [];
+  const expected = new Float64Array(width);
+  let value = 0;
+  lists.forEach((list, listIndex) => {
+    const values = flat[listIndex]!;
+    const count = list.rows.length;
+    const scores = new Float64Array(count);
+    let max = -Infinity;
+    for (let index = 0; index < count; index += 1) {
+      if (!list.mask[index]) continue;
+      let score = 0;
+      for (let column = 0; column < width; column += 1) score += weights[column]! * values[index * width + column]!;
+      scores[index] = score;
+      if (score > max) max = score;
+    }
+    const labelScore = scores[list.label]!;
+    let total = 0;
+    for (let index = 0; index < count; index += 1) {
+      scores[index] = list.mask[index] ? Math.exp(scores[index]! - max) : 0;
+      total += scores[index]!;
+    }
+    value += labelScore - max - Math.log(total);
+    if (!derivatives) return;
+    expected.fill(0);
+    for (let index = 0; index < count; index += 1) {
+      scores[index] = scores[index]! / total;
+      for (let column = 0; column < width; column += 1) expected[column]! += scores[index]! * values[index * width + column]!;
+    }
+    const labelOffset = list.label * width;
+    for (let column = 0; column < width; column += 1) gradient[column]! += values[labelOffset + column]! - expected[column]!;
+    // Hessian of the log-likelihood: -(E[x xᵀ] - E[x] E[x]ᵀ), the covariance under the softmax.
+    for (let index = 0; index < count; index += 1) {
+      const probability = scores[index]!;
+      if (probability === 0) continue;
+      const offset = index * width;
+      for (let row = 0; row < width; row += 1) {
+        const centred = probability * (values[offset + row]! - expected[row]!);
+        if (centred === 0) continue;
+        const hessianRow = hessian[row]!;
+        for (let column = 0; column < width; column += 1) hessianRow[column]! -= centred * (values[offset + column]! - expected[column]!);
+      }
+    }
+  });
+  const lists_ = lists.length;
+  let penalty = 0;
+  for (let column = 0; column < width; column += 1) {
+    penalty += weights[column]! ** 2;
+    gradient[column] = gradient[column]! / lists_ - l2 * weights[column]!;
+  }
+  for (let row = 0; row < hessian.length; row += 1) {
+    for (let column = 0; column < width; column += 1) hessian[row]![column] = hessian[row]![column]! / lists_ - (row === column ? l2 : 0);
+  }
+  return { value: value / lists_ - (l2 / 2) * penalty, gradient, hessian };
+}
+
+/** Fits a scorer on labelled lists. Lists whose label is out of range or masked out are skipped. */
+export function fitConditionalLogit(lists: readonly LabelledList[], width: number, settings: FitSettings): LinearScorer {
+  const usable = lists.filter((list) => list.label >= 0 && list.label < list.rows.length && list.mask[list.label]);
+  const { mean, scale } = standardisation(usable, width);
+  const flat = usable.map((list) => {
+    const values = new Float64Array(list.rows.length * width);
+    list.rows.forEach((row, index) => row.forEach((value, column) => (values[index * width + column] = (value - mean[column]!) / scale[column]!)));
+    return values;
+  });
+
+  let weights = new Float64Array(width);
+  let current = usable.length > 0 ? objective(usable, flat, weights, settings.l2, false).value : 0;
+  for (let iteration = 0; iteration < settings.iterations && usable.length > 0; iteration += 1) {
+    const { gradient, hessian } = objective(usable, flat, weights, settings.l2, true);
+    const negated = new Matrix(hessian.map((row) => [...row].map((value) => -value)));
+    const delta = solve(negated, Matrix.columnVector([...gradient])).to1DArray();
+    // Step halving keeps every update an ascent step.
+    let stepSize = 1;
+    let next = weights;
+    let nextValue = -Infinity;
+    for (let attempt = 0; attempt < 30; attempt += 1) {
+      next = weights.map((weight, column) => weight + stepSize * delta[column]!);
+      nextValue = objective(usable, flat, next, settings.l2, false).value;
+      if (nextValue >= current) break;
+      stepSize /= 2;
+    }
+    if (!(nextValue >= current)) break;
+    const gain = nextValue - current;
+    weights = next;
+    current = nextValue;
+    if (gain < 1e-10) break;
+  }
+  const round = (value: number) => Number(value.toPrecision(8));
+  return { mean: mean.map(round), scale: scale.map(round), weights: [...weights].map(round) };
+}

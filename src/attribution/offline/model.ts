@@ -1,0 +1,70 @@
+/**
+ * The offline model file: a step scorer and an agent scorer (conditional logits), the feature
+ * names they were trained on, and provenance (settings, data, content hashes of training traces).
+ */
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import { ModelFileError } from '../../errors.js';
+import { AGENT_FEATURE_NAMES } from './agent-features.js';
+import type { LinearScorer } from './conditional-logit.js';
+import { FEATURE_NAMES } from './features.js';
+
+/** Bumped whenever the file layout or the meaning of a feature changes. */
+export const MODEL_FORMAT_VERSION = 2;
+
+const scorerSchema = z.object({ features: z.array(z.string()), mean: z.array(z.number()), scale: z.array(z.number()), weights: z.array(z.number()) });
+
+const modelSchema = z.object({
+  formatVersion: z.literal(MODEL_FORMAT_VERSION),
+  step: scorerSchema,
+  agent: scorerSchema,
+  training: z.object({
+    traces: z.number(),
+    stepL2: z.number(),
+    agentL2: z.number(),
+    /** Content hashes of the training traces, so evaluation can leave them out. */
+    traceHashes: z.array(z.string()),
+    data: z.array(z.string()),
+  }),
+});
+
+/** A trained offline model as stored on disk. */
+export type OfflineModel = z.infer<typeof modelSchema>;
+
+/** A scorer with the names of its feature columns. */
+export type NamedScorer = LinearScorer & { features: string[] };
+
+function checkScorer(scorer: NamedScorer, expected: readonly string[], what: string, file: string): void {
+  if (scorer.features.join(',') !== expected.join(',') || scorer.weights.length !== expected.length || scorer.mean.length !== expected.length || scorer.scale.length !== expected.length) {
+    throw new ModelFileError(`${file}: the ${what} model was trained on another feature set; retrain with \`faultline train\``);
+  }
+}
+
+/** Checks a parsed model against the running code's feature sets. */
+export function validateModel(value: unknown, file: string): OfflineModel {
+  const parsed = modelSchema.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new ModelFileError(`${file}: not a faultline model file of format version ${MODEL_FORMAT_VERSION} (${issue ? `${issue.path.join('.')}: ${issue.message}` : 'invalid'}); retrain with \`faultline train\``);
+  }
+  checkScorer(parsed.data.step, FEATURE_NAMES, 'step', file);
+  checkScorer(parsed.data.agent, AGENT_FEATURE_NAMES, 'agent', file);
+  return parsed.data;
+}
+
+/** Reads and validates a model file. */
+export function readModelFile(file: string): OfflineModel {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new ModelFileError(`${file}: cannot read the model file (${(error as NodeJS.ErrnoException).code ?? String(error)})`, { cause: error });
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new ModelFileError(`${file}: the model file is not valid JSON`, { cause: error });
+  }
+  return validateModel(value, file);
+}

@@ -1,0 +1,25 @@
+/** `faultline inspect <trace>`: the normalised steps as a table, or the canonical JSON. */
+import type { Command } from 'commander';
+import { forEachTrace, finishBatch } from '../batch.js';
+import { renderTrace } from '../render.js';
+
+export function registerInspect(program: Command, exit: (code: number) => void): void {
+  program
+    .command('inspect')
+    .description('show how faultline reads a trace: steps, agents and labels')
+    .argument('<traces...>', 'trace files or folders')
+    .option('--json', 'print the canonical trace as JSON (one document per trace)')
+    .option('--format <name>', 'read as this format instead of detecting it')
+    .addHelpText('after', '\nExamples:\n  faultline inspect examples/who-and-when-ag-1.json\n  faultline inspect run.jsonl --format magentic-one --json | jq .agents')
+    .action(async (paths: string[], options: { json?: boolean; format?: string }) => {
+      let first = true;
+      const outcome = await forEachTrace(paths, options.format ? { format: options.format } : {}, (trace) => {
+        if (options.json) process.stdout.write(`${JSON.stringify(trace, null, 2)}\n`);
+        else {
+          process.stdout.write(`${first ? '' : '\n'}${renderTrace(trace)}\n`);
+          first = false;
+        }
+      });
+      exit(finishBatch(outcome));
+    });
+}

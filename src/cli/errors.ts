@@ -1,0 +1,34 @@
+/**
+ * How the command line reports failures: one line per problem on stderr, a stack trace only with
+ * `--debug`, and exit codes that scripts can rely on.
+ */
+import { describeError, FaultlineError } from '../errors.js';
+
+/** Exit codes of the `faultline` command. */
+export const EXIT = {
+  ok: 0,
+  /** A bug or an unexpected failure. */
+  internal: 1,
+  /** Bad input or usage: a trace that cannot be read, an unknown option value. */
+  badInput: 2,
+} as const;
+
+let debug = false;
+
+/** Turns on stack traces for every later report. */
+export function setDebug(enabled: boolean): void {
+  debug = enabled;
+}
+
+/** Prints one error line (and the stack with --debug). */
+export function reportError(error: unknown): void {
+  // One line per problem, whatever the message holds.
+  process.stderr.write(`faultline: ${describeError(error).replace(/\s*\n\s*/g, ' ')}\n`);
+  if (debug && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
+  if (debug && error instanceof Error && error.cause) process.stderr.write(`caused by: ${describeError(error.cause)}\n`);
+}
+
+/** The exit code for an error that ended a command. */
+export function exitCodeOf(error: unknown): number {
+  return error instanceof FaultlineError ? EXIT.badInput : EXIT.internal;
+}

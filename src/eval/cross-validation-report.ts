@@ -1,0 +1,85 @@
+/**
+ * The model card's table: cross-validated accuracy of the offline model per subset, with and
+ * without the expected answer, next to baselines computed by the same code on the same folds.
+ */
+import { firstAgentStep, mostFrequentAgent, randomExpectation } from '../attribution/baselines.js';
+import { assignFolds } from '../attribution/offline/folds.js';
+import { isTrainable, type TrainSettings } from '../attribution/offline/train.js';
+import { sameAgent } from '../trace/agents.js';
+import type { Trace } from '../trace/model.js';
+import { subsetOf } from '../trace/subset.js';
+import { crossValidateOffline } from './cross-validate.js';
+import { bySubset, estimate, summarise, type Estimate, type Scored } from './metrics.js';
+
+/** One row of the table. */
+export interface ReportRow {
+  subset: string;
+  method: string;
+  agent: Estimate;
+  step: Estimate;
+}
+
+/** Options of the cross-validated report. */
+export interface ReportOptions {
+  folds?: number;
+  seeds?: number[];
+  settings?: TrainSettings;
+  onFold?: (done: number, total: number) => void;
+}
+
+function scoredOf(trace: Trace, agent: string, step: number): Scored {
+  return { subset: subsetOf(trace), predictedAgent: agent, predictedStep: step, labelAgent: trace.labels?.agent, labelStep: trace.labels?.step };
+}
+
+/** Cross-validated rows for the offline model and the three baselines. */
+export function crossValidationReport(traces: readonly Trace[], options: ReportOptions = {}): ReportRow[] {
+  const usable = traces.filter(isTrainable);
+  const folds = options.folds ?? 5;
+  const seeds = options.seeds ?? [0, 1, 2];
+  const rows: ReportRow[] = [];
+  const add = (method: string, scored: Scored[]) => {
+    for (const [subset, items] of bySubset(scored)) {
+      const summary = summarise(items);
+      rows.push({ subset, method, agent: summary.agent, step: summary.step });
+    }
+  };
+  let done = 0;
+  const total = folds * seeds.length * 2;
+  const progress = () => options.onFold?.((done += 1), total);
+  const base = { folds, seeds, ...(options.settings ? { settings: options.settings } : {}), onFold: progress };
+  for (const useGroundTruth of [true, false]) {
+    const predictions = crossValidateOffline(usable, { ...base, useGroundTruth });
+    add(`offline (${useGroundTruth ? 'with' : 'without'} ground truth)`, predictions.map((item) => scoredOf(item.trace, item.attribution.agent, item.attribution.step)));
+  }
+  add('first agent step', usable.map((trace) => {
+    const step = firstAgentStep(trace);
+    return scoredOf(trace, trace.steps[step]?.agent ?? '', step);
+  }));
+  // Most frequent agent, learned per subset from the training folds only.
+  const frequent: Scored[] = [];
+  for (const seed of seeds) {
+    const assignment = assignFolds(usable, folds, seed);
+    usable.forEach((trace, index) => {
+      const training = usable.filter((other, otherIndex) => assignment[otherIndex] !== assignment[index] && subsetOf(other) === subsetOf(trace));
+      const agent = mostFrequentAgent(training) ?? '';
+      const step = trace.steps.findIndex((candidate) => sameAgent(candidate.agent, agent));
+      frequent.push(scoredOf(trace, agent, step === -1 ? firstAgentStep(trace) : step));
+    });
+  }
+  add('most frequent agent', frequent);
+  // Random: the exact expectation per trace, no sampling.
+  for (const [subset, items] of bySubset(usable.map((trace) => ({ subset: subsetOf(trace), trace })))) {
+    const expectations = items.map((item) => randomExpectation(item.trace));
+    rows.push({ subset, method: 'random (expected)', agent: estimate(expectations.map((value) => value.agent)), step: estimate(expectations.map((value) => value.step)) });
+  }
+  return rows;
+}
+
+const cell = (value: Estimate) => `${(value.value * 100).toFixed(1)}% [${(value.low * 100).toFixed(1)}, ${(value.high * 100).toFixed(1)}]`;
+
+/** The rows as a Markdown table (accuracy with 95% bootstrap interval). */
+export function reportMarkdown(rows: readonly ReportRow[]): string {
+  const lines = ['| subset | method | agent accuracy | step accuracy | n |', '|---|---|---|---|---|'];
+  for (const row of rows) lines.push(`| ${row.subset} | ${row.method} | ${cell(row.agent)} | ${cell(row.step)} | ${row.agent.n} |`);
+  return lines.join('\n');
+}

@@ -1,0 +1,107 @@
+/**
+ * Accuracy metrics with honest matching: a step is right only when the integer equals the label.
+ * The original evaluation's lenient rule (the label's digits appear anywhere in the prediction,
+ * so true 1 / predicted 10 counts) is kept apart, clearly named, for comparison with published
+ * figures. Confidence intervals are percentile bootstraps with a seeded generator.
+ */
+import { sameAgent } from '../trace/agents.js';
+
+/** One prediction next to its labels. */
+export interface Scored {
+  subset: string;
+  predictedAgent: string;
+  predictedStep: number;
+  labelAgent: string | undefined;
+  labelStep: number | undefined;
+}
+
+/** Exact agent match, case- and separator-insensitive. */
+export function agentCorrect(predicted: string, label: string | undefined): boolean {
+  return label !== undefined && sameAgent(predicted, label);
+}
+
+/** Exact integer step match. */
+export function stepCorrect(predicted: number, label: number | undefined): boolean {
+  return label !== undefined && Number.isInteger(predicted) && predicted === label;
+}
+
+/** Step within ±tolerance of the label. */
+export function stepWithin(predicted: number, label: number | undefined, tolerance: number): boolean {
+  return label !== undefined && Math.abs(predicted - label) <= tolerance;
+}
+
+/** The original script's rule: the label's text occurs inside the prediction's text. */
+export function lenientStepMatch(predicted: number | string, label: number | undefined): boolean {
+  return label !== undefined && String(predicted).includes(String(label));
+}
+
+/** A small seeded generator (mulberry32): reproducible bootstrap resamples. */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let value = state;
+    value = Math.imul(value ^ (value >>> 15), value | 1);
+    value ^= value + Math.imul(value ^ (value >>> 7), value | 61);
+    return ((value ^ (value >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** A proportion with its 95% bootstrap interval. */
+export interface Estimate {
+  value: number;
+  low: number;
+  high: number;
+  n: number;
+}
+
+/** Mean of 0/1 (or fractional, for expectations) outcomes with a percentile bootstrap 95% interval. */
+export function estimate(outcomes: readonly number[], options: { resamples?: number; seed?: number } = {}): Estimate {
+  const n = outcomes.length;
+  if (n === 0) return { value: 0, low: 0, high: 0, n: 0 };
+  const mean = outcomes.reduce((sum, value) => sum + value, 0) / n;
+  const random = seededRandom(options.seed ?? 20250501);
+  const resamples = options.resamples ?? 2000;
+  const means = new Float64Array(resamples);
+  for (let round = 0; round < resamples; round += 1) {
+    let total = 0;
+    for (let draw = 0; draw < n; draw += 1) total += outcomes[Math.floor(random() * n)]!;
+    means[round] = total / n;
+  }
+  means.sort();
+  return { value: mean, low: means[Math.floor(0.025 * (resamples - 1))]!, high: means[Math.ceil(0.975 * (resamples - 1))]!, n };
+}
+
+/** The accuracies reported for one method on one set of traces. */
+export interface AccuracySummary {
+  agent: Estimate;
+  step: Estimate;
+  stepWithin1: Estimate;
+  stepWithin3: Estimate;
+  /** The original evaluation's substring rule, for comparison with published figures only. */
+  stepLenient: Estimate;
+}
+
+/** Accuracies of a list of scored predictions. */
+export function summarise(scored: readonly Scored[], seed?: number): AccuracySummary {
+  const options = seed === undefined ? {} : { seed };
+  return {
+    agent: estimate(scored.map((item) => (agentCorrect(item.predictedAgent, item.labelAgent) ? 1 : 0)), options),
+    step: estimate(scored.map((item) => (stepCorrect(item.predictedStep, item.labelStep) ? 1 : 0)), options),
+    stepWithin1: estimate(scored.map((item) => (stepWithin(item.predictedStep, item.labelStep, 1) ? 1 : 0)), options),
+    stepWithin3: estimate(scored.map((item) => (stepWithin(item.predictedStep, item.labelStep, 3) ? 1 : 0)), options),
+    stepLenient: estimate(scored.map((item) => (lenientStepMatch(item.predictedStep, item.labelStep) ? 1 : 0)), options),
+  };
+}
+
+/** Groups scored items by subset, with an `overall` group. */
+export function bySubset<Item extends { subset: string }>(items: readonly Item[]): Map<string, Item[]> {
+  const groups = new Map<string, Item[]>();
+  for (const item of items) {
+    if (!groups.has(item.subset)) groups.set(item.subset, []);
+    groups.get(item.subset)!.push(item);
+  }
+  const sorted = new Map([...groups.entries()].sort((left, right) => left[0].localeCompare(right[0])));
+  if (sorted.size > 1) sorted.set('overall', [...items]);
+  return sorted;
+}

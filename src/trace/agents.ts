@@ -1,0 +1,52 @@
+/**
+ * Canonical agent names and roles. Speakers are written many ways across frameworks; labels and
+ * methods compare canonical names only.
+ */
+import type { StepRole } from './model.js';
+
+/** Speakers that are the human user rather than an agent. */
+const HUMAN_SPEAKERS = new Set(['human', 'user', 'user_proxy', 'userproxy', 'admin']);
+/** Speakers that are framework plumbing rather than an agent. */
+const SYSTEM_SPEAKERS = new Set(['system', 'developer']);
+/** Code executors and terminals: tool-like agents that run what others wrote. */
+const TOOL_SPEAKER = /(terminal|executor|code_?exec|interpreter|^tool$|^function$|^ipython$)/i;
+
+/**
+ * The canonical name of a speaker: the parenthesised suffix Magentic-One adds is dropped
+ * (`Orchestrator (thought)` and `Orchestrator (-> WebSurfer)` are the agent `Orchestrator`),
+ * and surrounding whitespace is trimmed.
+ */
+export function canonicalAgentName(speaker: string): string {
+  const trimmed = speaker.trim();
+  const withoutSuffix = trimmed.replace(/\s*\([^()]*\)\s*$/, '').trim();
+  return withoutSuffix.length > 0 ? withoutSuffix : trimmed;
+}
+
+/** The role a speaker plays, judged from its name alone. */
+export function roleOfSpeaker(speaker: string): StepRole {
+  const name = canonicalAgentName(speaker).toLowerCase();
+  if (HUMAN_SPEAKERS.has(name)) return 'human';
+  if (SYSTEM_SPEAKERS.has(name)) return 'system';
+  if (TOOL_SPEAKER.test(name)) return 'tool';
+  return 'agent';
+}
+
+/**
+ * Maps a label's agent name onto the trace's own spelling, case-insensitively (Who&When writes
+ * `Websurfer` for `WebSurfer`). Unknown names are returned canonicalised but otherwise unchanged.
+ */
+export function matchAgentName(label: string, agents: readonly string[]): string {
+  const wanted = canonicalAgentName(label).toLowerCase();
+  const squash = (name: string) => name.toLowerCase().replace(/[\s_-]/g, '');
+  return (
+    agents.find((agent) => agent.toLowerCase() === wanted) ??
+    agents.find((agent) => squash(agent) === squash(wanted)) ??
+    canonicalAgentName(label)
+  );
+}
+
+/** True when two agent names denote the same agent. */
+export function sameAgent(left: string, right: string): boolean {
+  const squash = (name: string) => canonicalAgentName(name).toLowerCase().replace(/[\s_-]/g, '');
+  return squash(left) === squash(right);
+}

@@ -1,0 +1,78 @@
+/**
+ * Assembles a canonical Trace from the draft steps an importer collects, so that every importer
+ * numbers steps, names agents and canonicalises labels the same way.
+ */
+import { canonicalAgentName, matchAgentName, roleOfSpeaker } from './agents.js';
+import type { AgentInfo, Step, StepRole, Trace, TraceLabels, TraceOutcome } from './model.js';
+
+/** A step as an importer sees it; index and canonical agent are filled in by `buildTrace`. */
+export interface DraftStep {
+  speaker: string;
+  /** Overrides the role judged from the speaker's name. */
+  role?: StepRole;
+  /** Overrides the canonical agent judged from the speaker's name. */
+  agent?: string;
+  content: string;
+  toolCalls?: Step['toolCalls'];
+  toolResults?: Step['toolResults'];
+  timestamp?: string;
+  error?: string;
+}
+
+/** Everything about a trace except its steps' numbering and the derived agent list. */
+export interface DraftTrace {
+  id: string;
+  format: string;
+  source?: string;
+  question?: string;
+  groundTruth?: string;
+  outcome?: TraceOutcome;
+  steps: DraftStep[];
+  metadata?: Record<string, unknown>;
+  labels?: TraceLabels;
+}
+
+/** Numbers the steps, canonicalises agents and labels, and lists the agents in order of appearance. */
+export function buildTrace(draft: DraftTrace): Trace {
+  const steps: Step[] = draft.steps.map((step, index) => {
+    const built: Step = {
+      index,
+      agent: step.agent ?? canonicalAgentName(step.speaker),
+      speaker: step.speaker,
+      role: step.role ?? roleOfSpeaker(step.speaker),
+      content: step.content,
+    };
+    if (step.toolCalls && step.toolCalls.length > 0) built.toolCalls = step.toolCalls;
+    if (step.toolResults && step.toolResults.length > 0) built.toolResults = step.toolResults;
+    if (step.timestamp) built.timestamp = step.timestamp;
+    if (step.error) built.error = step.error;
+    return built;
+  });
+
+  const agents = new Map<string, AgentInfo>();
+  for (const step of steps) {
+    const known = agents.get(step.agent);
+    if (known) known.steps += 1;
+    else agents.set(step.agent, { name: step.agent, role: step.role, steps: 1 });
+  }
+
+  const trace: Trace = {
+    id: draft.id,
+    format: draft.format,
+    outcome: draft.outcome ?? 'unknown',
+    steps,
+    agents: [...agents.values()],
+    metadata: draft.metadata ?? {},
+  };
+  if (draft.source !== undefined) trace.source = draft.source;
+  if (draft.question) trace.question = draft.question;
+  if (draft.groundTruth) trace.groundTruth = draft.groundTruth;
+  if (draft.labels) {
+    const labels: TraceLabels = {};
+    if (draft.labels.agent) labels.agent = matchAgentName(draft.labels.agent, [...agents.keys()]);
+    if (draft.labels.step !== undefined) labels.step = draft.labels.step;
+    if (draft.labels.reason) labels.reason = draft.labels.reason;
+    if (Object.keys(labels).length > 0) trace.labels = labels;
+  }
+  return trace;
+}

@@ -1,0 +1,115 @@
+/**
+ * The contract every input format implements, and the small helpers importers share:
+ * validating with zod into a positioned TraceFormatError, and turning structured content into text.
+ */
+import type { z } from 'zod';
+import { TraceFormatError } from '../errors.js';
+import type { Trace } from './model.js';
+import type { RawInput } from './read-input.js';
+
+/** What an importer knows about the file it reads. */
+export interface ImportContext {
+  /** The file as given or found; used in error messages and as `trace.source`. */
+  file: string;
+  /** A default trace id derived from the file name. */
+  id: string;
+}
+
+/** An input format: recognised from content, turned into canonical traces. */
+export interface TraceFormat {
+  /** Registry key, used with `--format`. */
+  name: string;
+  /** One line for `--help` and error messages. */
+  description: string;
+  /** Cheap check of the shape; must not throw. */
+  detect(input: RawInput): boolean;
+  /** Full parse; throws TraceFormatError naming the position of the first problem. */
+  parse(input: RawInput, context: ImportContext): Trace[] | Promise<Trace[]>;
+}
+
+/** Renders a zod issue path the way users read JSON: `history[3].content`. */
+export function formatPath(path: readonly PropertyKey[], prefix = ''): string {
+  let out = prefix;
+  for (const key of path) {
+    if (typeof key === 'number') out += `[${key}]`;
+    else out += out.length > 0 ? `.${String(key)}` : String(key);
+  }
+  return out.length > 0 ? out : '(top level)';
+}
+
+function describeValue(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'an object' : typeof value;
+}
+
+/** Reads the value at a path, for naming what was found instead of what was expected. */
+function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
+  let current: unknown = root;
+  for (const key of path) {
+    if (current === null || typeof current !== 'object') return undefined;
+    current = (current as Record<PropertyKey, unknown>)[key];
+  }
+  return current;
+}
+
+/** Validates `value` with `schema`, or throws a TraceFormatError naming the first bad field. */
+export function validate<Schema extends z.ZodType>(
+  schema: Schema,
+  value: unknown,
+  context: { file: string; format: string; prefix?: string },
+): z.infer<Schema> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0]!;
+  const position = formatPath(issue.path, context.prefix);
+  const found = valueAt(value, issue.path);
+  const problem =
+    found === undefined
+      ? `missing ${String(issue.path.at(-1) ?? 'value')}`
+      : `${issue.message.replace(/^Invalid input: /, '')} (found ${describeValue(found)})`;
+  throw new TraceFormatError(context.file, problem, { format: context.format, position });
+}
+
+/** True for a plain JSON object. */
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Text of a message content in any common shape: a string, OpenAI/Anthropic content parts,
+ * OTel GenAI parts, or any other JSON (kept as compact JSON so nothing is lost).
+ */
+export function textOf(content: unknown): string {
+  if (content === null || content === undefined) return '';
+  if (typeof content === 'string') return content;
+  if (typeof content === 'number' || typeof content === 'boolean') return String(content);
+  if (Array.isArray(content)) {
+    const parts = content.map((part) => {
+      if (typeof part === 'string') return part;
+      if (isObject(part)) {
+        if (typeof part.text === 'string') return part.text;
+        if (typeof part.content === 'string') return part.content;
+      }
+      return JSON.stringify(part);
+    });
+    return parts.join('\n');
+  }
+  if (isObject(content)) {
+    if (typeof content.content === 'string') return content.content;
+    if (typeof content.text === 'string') return content.text;
+  }
+  return JSON.stringify(content);
+}
+
+/** Arguments of a tool call as text, whether the source wrote them as a string or an object. */
+export function argumentsText(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+/** A file-derived trace id: the base name without extension. */
+export function idFromFile(file: string): string {
+  const base = file.split(/[\\/]/).pop() ?? file;
+  return base.replace(/\.(jsonl?|ndjson|db|sqlite3?)$/i, '') || base;
+}

@@ -1,0 +1,101 @@
+/**
+ * The golden corpus: every fixture under __fixtures__/formats imports to exactly its
+ * `.golden.json` (regenerate on purpose with UPDATE_GOLDEN=1), and every malformed file under
+ * __fixtures__/negative fails with a one-line TraceFormatError naming the file and the problem.
+ */
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, it } from 'node:test';
+import { FIXTURES, ROOT } from '../../test/paths.js';
+import { TraceFormatError } from '../errors.js';
+import { importTraceText, loadTraces } from './load.js';
+import { listFormats } from './registry.js';
+
+const formatsFolder = join(FIXTURES, 'formats');
+const negativeFolder = join(FIXTURES, 'negative');
+const fixtures = readdirSync(formatsFolder).filter((name) => !name.endsWith('.golden.json')).sort();
+
+/** What a fixture must import to: every format has at least one fixture. */
+const EXPECTED_FORMAT: Record<string, string> = {
+  'ag2-autogen02-groupchat.json': 'autogen',
+  'ag2-runtime-logging.db': 'ag2-sqlite',
+  'autogen-core-events.jsonl': 'autogen',
+  'autogen04-agentchat-taskresult.json': 'autogen',
+  'crewai-events.jsonl': 'crewai',
+  'crewai-output-log.json': 'crewai',
+  'langfuse-trace-export.json': 'langfuse',
+  'langsmith-runs.json': 'langgraph',
+  'magentic-one-log.jsonl': 'magentic-one',
+  'messages-conversation.json': 'messages',
+  'messages-history.json': 'messages',
+  'messages-lines.jsonl': 'messages',
+  'messages-with-bom.json': 'messages',
+  'openai-agents-traces-ingest.json': 'openai-agents',
+  'openinference-otlp.json': 'openinference',
+  'otel-events.json': 'otel',
+  'otlp-genai-semconv.json': 'otel',
+  'phoenix-rest-spans.json': 'openinference',
+  'smolagents-memory-steps.json': 'smolagents',
+  'whowhen-algorithm-generated.json': 'who-and-when',
+  'whowhen-hand-crafted-magentic-one.json': 'who-and-when',
+};
+
+describe('golden corpus', () => {
+  it('has a fixture for every registered format', () => {
+    const covered = new Set(Object.values(EXPECTED_FORMAT));
+    for (const format of listFormats()) assert.ok(covered.has(format.name), `no fixture for ${format.name}`);
+  });
+
+  for (const name of fixtures) {
+    it(`reads ${name}`, async () => {
+      const file = relative(ROOT, join(formatsFolder, name));
+      const traces = await loadTraces(file);
+      assert.equal(traces[0]!.format, EXPECTED_FORMAT[name], 'detected format');
+      const golden = join(formatsFolder, `${name}.golden.json`);
+      const actual = JSON.parse(JSON.stringify(traces));
+      if (process.env.UPDATE_GOLDEN === '1' || !existsSync(golden)) writeFileSync(golden, `${JSON.stringify(actual, null, 2)}\n`);
+      assert.deepEqual(actual, JSON.parse(readFileSync(golden, 'utf8')));
+    });
+  }
+});
+
+/** Each malformed file and the words its error must contain. */
+const NEGATIVE: Record<string, RegExp> = {
+  'binary.json': /binary file/,
+  'content-null.json': /history\[0\]\.content: content is null/,
+  'content-object.json': /history\[0\]\.content: content is an object/,
+  'empty-file.json': /the file is empty/,
+  'empty-history.json': /history is empty/,
+  'jsonl-truncated.jsonl': /line 2: the JSON ends too early/,
+  'list-of-numbers.json': /unrecognised trace format \(a list of 3 items\); faultline reads: who-and-when, .*messages/,
+  'missing-speaker.json': /history\[0\]: the message names no speaker/,
+  'not-json.json': /invalid JSON/,
+  'otel-missing-span-id.json': /spans\[0\]\.spanId: missing spanId/,
+  'truncated.json': /the JSON ends too early/,
+  'unknown-shape.json': /unrecognised trace format \(top-level keys: foo, bar\)/,
+  'who-and-when-bad-content.json': /\(who-and-when\) at history\[1\]\.content: content is number/,
+};
+
+describe('malformed traces', () => {
+  it('covers every negative fixture', () => {
+    assert.deepEqual(readdirSync(negativeFolder).sort(), Object.keys(NEGATIVE).sort());
+  });
+
+  for (const [name, expected] of Object.entries(NEGATIVE)) {
+    it(`rejects ${name} with one clear line`, async () => {
+      const file = join(negativeFolder, name);
+      await assert.rejects(loadTraces(file), (error: unknown) => {
+        assert.ok(error instanceof TraceFormatError, `got ${String(error)}`);
+        assert.ok(error.message.startsWith(file), 'names the file first');
+        assert.match(error.message, expected);
+        assert.doesNotMatch(error.message, /\n/);
+        return true;
+      });
+    });
+  }
+
+  it('lists the valid formats for an unknown --format', async () => {
+    await assert.rejects(importTraceText('{}', 'x.json', { format: 'nope' }), /unknown format "nope"; choose one of: who-and-when/);
+  });
+});

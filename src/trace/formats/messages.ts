@@ -1,0 +1,73 @@
+/**
+ * The original tool's input: any JSON with a `history` or `conversation` array of
+ * `{role, name?, content}` plus optional `question` and `ground_truth`; also a bare array of such
+ * messages, or JSON Lines with one message per line.
+ */
+import { z } from 'zod';
+import { buildTrace } from '../build-trace.js';
+import { isObject, validate, type TraceFormat } from '../format.js';
+import type { RawInput } from '../read-input.js';
+import { draftStepsFromMessages, requireSteps } from './chat-messages.js';
+
+const NAME = 'messages';
+
+const envelopeSchema = z.object({
+  question: z.string().nullish(),
+  task: z.string().nullish(),
+  ground_truth: z.union([z.string(), z.number()]).nullish(),
+  groundTruth: z.union([z.string(), z.number()]).nullish(),
+  mistake_agent: z.string().nullish(),
+  mistake_step: z.union([z.string(), z.number()]).nullish(),
+  mistake_reason: z.string().nullish(),
+});
+
+function isMessage(value: unknown): boolean {
+  return isObject(value) && 'content' in value && ('role' in value || 'name' in value) && !('type' in value && 'source' in value);
+}
+
+function messageList(input: RawInput): { field: string; messages: unknown[]; envelope: unknown } | undefined {
+  if (input.kind === 'jsonl') {
+    return input.records.length > 0 && input.records.every(isMessage) ? { field: 'line', messages: input.records, envelope: {} } : undefined;
+  }
+  if (input.kind !== 'json') return undefined;
+  const { value } = input;
+  if (Array.isArray(value)) return value.length > 0 && isMessage(value[0]) ? { field: '', messages: value, envelope: {} } : undefined;
+  if (!isObject(value)) return undefined;
+  if (Array.isArray(value.history)) return { field: 'history', messages: value.history, envelope: value };
+  if (Array.isArray(value.conversation)) return { field: 'conversation', messages: value.conversation, envelope: value };
+  return undefined;
+}
+
+export const messagesFormat: TraceFormat = {
+  name: NAME,
+  description: 'a `history` or `conversation` array of {role, name?, content} (JSON or JSON Lines)',
+  detect(input) {
+    return messageList(input) !== undefined;
+  },
+  parse(input, context) {
+    const list = messageList(input);
+    const field = list?.field ?? 'history';
+    const messages = list?.messages ?? [];
+    requireSteps(messages, context.file, NAME, field || 'the message list');
+    const envelope = validate(envelopeSchema, list?.envelope ?? {}, { file: context.file, format: NAME });
+    const steps = draftStepsFromMessages(messages, { file: context.file, format: NAME, field, speaker: 'name-then-role' });
+    const groundTruth = envelope.ground_truth ?? envelope.groundTruth;
+    const step = envelope.mistake_step === null || envelope.mistake_step === undefined ? undefined : Number.parseInt(String(envelope.mistake_step), 10);
+    const labels = {
+      ...(envelope.mistake_agent ? { agent: envelope.mistake_agent } : {}),
+      ...(step !== undefined && Number.isFinite(step) ? { step } : {}),
+      ...(envelope.mistake_reason ? { reason: envelope.mistake_reason } : {}),
+    };
+    return [
+      buildTrace({
+        id: context.id,
+        format: NAME,
+        source: context.file,
+        ...((envelope.question ?? envelope.task) ? { question: (envelope.question ?? envelope.task)! } : {}),
+        ...(groundTruth !== null && groundTruth !== undefined ? { groundTruth: String(groundTruth) } : {}),
+        steps,
+        labels,
+      }),
+    ];
+  },
+};

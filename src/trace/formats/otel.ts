@@ -1,0 +1,134 @@
+/**
+ * OpenTelemetry GenAI semantic conventions in OTLP/JSON: `invoke_agent`, `chat` and
+ * `execute_tool` spans, agent names in `gen_ai.agent.name`, messages in
+ * `gen_ai.input.messages` / `gen_ai.output.messages` (or in span events, as older versions emit).
+ */
+import { TraceFormatError } from '../../errors.js';
+import { buildTrace } from '../build-trace.js';
+import { argumentsText, isObject, textOf, type TraceFormat } from '../format.js';
+import type { ToolCall } from '../model.js';
+import { decodeOtlp, isOtlp, type OtlpSpan } from '../otlp.js';
+import { isoOfNanos, stepsFromSpans, withQuestionStep, type NeutralSpan } from '../spans.js';
+import { requireSteps } from './chat-messages.js';
+
+const NAME = 'otel';
+
+const LLM_OPERATIONS = new Set(['chat', 'text_completion', 'generate_content', 'completion']);
+
+function parseMaybeJson(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  try {
+    return JSON.parse(value);
+  } catch {
+    return value;
+  }
+}
+
+/** Text and tool calls of GenAI messages (`[{role, parts: [...]}]`) or legacy `{role, content}`. */
+function readMessages(value: unknown): { role: string; text: string; toolCalls: ToolCall[] }[] {
+  const parsed = parseMaybeJson(value);
+  const list = Array.isArray(parsed) ? parsed : parsed === undefined ? [] : [parsed];
+  return list.filter(isObject).map((message) => {
+    const role = typeof message.role === 'string' ? message.role : 'assistant';
+    const toolCalls: ToolCall[] = [];
+    const texts: string[] = [];
+    if (Array.isArray(message.parts)) {
+      for (const part of message.parts.filter(isObject)) {
+        if (part.type === 'tool_call') {
+          toolCalls.push({ ...(typeof part.id === 'string' ? { id: part.id } : {}), name: String(part.name ?? 'unknown'), arguments: argumentsText(part.arguments) });
+        } else if (part.type === 'tool_call_response') {
+          texts.push(textOf(part.response ?? part.result));
+        } else {
+          texts.push(textOf(part.content ?? part.text));
+        }
+      }
+    } else {
+      texts.push(textOf(message.content));
+    }
+    const text = texts.filter(Boolean).join('\n') || toolCalls.map((call) => `${call.name}(${call.arguments})`).join('\n');
+    return { role, text, toolCalls };
+  });
+}
+
+/** Output messages from attributes, or from `gen_ai.choice` / legacy completion events. */
+function outputMessages(span: OtlpSpan) {
+  const fromAttributes = readMessages(span.attributes['gen_ai.output.messages']);
+  if (fromAttributes.length > 0) return fromAttributes;
+  const fromEvents = span.events
+    .filter((event) => event.name === 'gen_ai.choice' || event.name === 'gen_ai.content.completion')
+    .flatMap((event) => readMessages(event.attributes.message ?? event.attributes['gen_ai.completion'] ?? event.attributes.content));
+  return fromEvents;
+}
+
+function inputMessages(span: OtlpSpan) {
+  const fromAttributes = readMessages(span.attributes['gen_ai.input.messages']);
+  if (fromAttributes.length > 0) return fromAttributes;
+  return span.events
+    .filter((event) => event.name === 'gen_ai.user.message' || event.name === 'gen_ai.content.prompt')
+    .flatMap((event) => readMessages(event.attributes.content !== undefined ? { role: 'user', content: event.attributes.content } : event.attributes['gen_ai.prompt']));
+}
+
+function neutral(span: OtlpSpan): NeutralSpan {
+  const operation = String(span.attributes['gen_ai.operation.name'] ?? '');
+  const out: NeutralSpan = { id: span.spanId, start: span.start, kind: 'other', name: span.name, content: '' };
+  const timestamp = isoOfNanos(span.start);
+  if (timestamp) out.timestamp = timestamp;
+  if (span.parentSpanId) out.parentId = span.parentSpanId;
+  if (span.error) out.error = span.error;
+  const outputs = outputMessages(span);
+  if (operation === 'invoke_agent') {
+    out.kind = 'agent';
+    out.name = String(span.attributes['gen_ai.agent.name'] ?? span.name.replace(/^invoke_agent\s*/, '') ?? 'agent');
+    out.content = outputs.map((message) => message.text).join('\n');
+  } else if (LLM_OPERATIONS.has(operation)) {
+    out.kind = 'llm';
+    out.name = String(span.attributes['gen_ai.agent.name'] ?? span.attributes['gen_ai.request.model'] ?? span.name);
+    out.content = outputs.map((message) => message.text).join('\n');
+    out.toolCalls = outputs.flatMap((message) => message.toolCalls);
+  } else if (operation === 'execute_tool') {
+    out.kind = 'tool';
+    out.name = String(span.attributes['gen_ai.tool.name'] ?? span.name.replace(/^execute_tool\s*/, ''));
+    const args = argumentsText(span.attributes['gen_ai.tool.call.arguments']);
+    const result = textOf(parseMaybeJson(span.attributes['gen_ai.tool.call.result']));
+    out.content = [args ? `${out.name}(${args})` : '', result].filter(Boolean).join('\n');
+    const id = span.attributes['gen_ai.tool.call.id'];
+    out.toolResults = [{ ...(typeof id === 'string' ? { id } : {}), name: out.name, content: result, ...(span.error ? { isError: true } : {}) }];
+  }
+  return out;
+}
+
+const hasGenAi = (value: unknown) => {
+  if (!isOtlp(value)) return false;
+  return JSON.stringify(value.resourceSpans).includes('"gen_ai.');
+};
+
+export const otelFormat: TraceFormat = {
+  name: NAME,
+  description: 'OpenTelemetry GenAI spans in OTLP/JSON (invoke_agent, chat, execute_tool)',
+  detect(input) {
+    return input.kind === 'json' && hasGenAi(input.value);
+  },
+  parse(input, context) {
+    if (input.kind !== 'json') throw new TraceFormatError(context.file, 'expected an OTLP/JSON document', { format: NAME });
+    const spans = decodeOtlp(input.value, { file: context.file, format: NAME });
+    const firstInput = spans
+      .filter((span) => LLM_OPERATIONS.has(String(span.attributes['gen_ai.operation.name'])))
+      .flatMap(inputMessages)
+      .find((message) => message.role === 'user');
+    const steps = withQuestionStep(firstInput?.text, stepsFromSpans(spans.map(neutral)));
+    requireSteps(steps, context.file, NAME, 'resourceSpans');
+    const service = spans[0]?.resource['service.name'];
+    const conversation = spans.map((span) => span.attributes['gen_ai.conversation.id']).find((value) => typeof value === 'string');
+    return [
+      buildTrace({
+        id: spans[0]?.traceId || context.id,
+        format: NAME,
+        source: context.file,
+        ...(firstInput?.text ? { question: firstInput.text } : {}),
+        outcome: spans.some((span) => span.error && !span.parentSpanId) ? 'failure' : 'unknown',
+        steps,
+        metadata: { ...(service ? { service } : {}), ...(conversation ? { conversationId: conversation } : {}) },
+      }),
+    ];
+  },
+};

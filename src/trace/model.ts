@@ -1,0 +1,77 @@
+/**
+ * The canonical trace model. Every importer produces these types and every method reads only
+ * these types, so a new input format never touches attribution, evaluation or the CLI.
+ */
+
+/** What kind of participant produced a step. */
+export type StepRole = 'agent' | 'tool' | 'human' | 'system';
+
+/** A tool or function call made in a step. `arguments` is kept as text, as providers send it. */
+export interface ToolCall {
+  id?: string;
+  name: string;
+  arguments: string;
+}
+
+/** The result of a tool call, reported in a step. */
+export interface ToolResult {
+  id?: string;
+  name?: string;
+  content: string;
+  isError?: boolean;
+}
+
+/** One entry of the execution log. */
+export interface Step {
+  /** 0-based position in the trace; equals Who&When's `mistake_step` index into `history`. */
+  index: number;
+  /** Canonical agent name, e.g. `Orchestrator` for `Orchestrator (-> WebSurfer)`. */
+  agent: string;
+  /** The speaker exactly as written in the source. */
+  speaker: string;
+  role: StepRole;
+  /** The text of the step; tool calls and results are also kept structured below. */
+  content: string;
+  toolCalls?: ToolCall[];
+  toolResults?: ToolResult[];
+  /** ISO 8601 time when the source has one. */
+  timestamp?: string;
+  /** An error the source itself recorded for this step (span status, tool failure). */
+  error?: string;
+}
+
+/** One participant of the run, as the steps name it. */
+export interface AgentInfo {
+  name: string;
+  role: StepRole;
+  /** Number of steps it produced. */
+  steps: number;
+}
+
+/** Human labels carried by annotated traces (Who&When). */
+export interface TraceLabels {
+  /** Failure-responsible agent, canonical name. */
+  agent?: string;
+  /** Decisive error step, 0-based. */
+  step?: number;
+  reason?: string;
+}
+
+/** The outcome of the run when the source says it. */
+export type TraceOutcome = 'success' | 'failure' | 'unknown';
+
+/** A whole run in canonical form. */
+export interface Trace {
+  id: string;
+  /** Name of the importer that produced it. */
+  format: string;
+  /** The file it came from, as given or found. */
+  source?: string;
+  question?: string;
+  groundTruth?: string;
+  outcome: TraceOutcome;
+  steps: Step[];
+  agents: AgentInfo[];
+  metadata: Record<string, unknown>;
+  labels?: TraceLabels;
+}

@@ -1,0 +1,144 @@
+/**
+ * Reads a trace file into one of three raw shapes (a JSON document, JSON Lines records, or a
+ * SQLite database) before any format is chosen. Trace files are untrusted: size is checked before
+ * reading, a byte-order mark is dropped, and parse failures name the line and column.
+ */
+import { open, stat } from 'node:fs/promises';
+import { parse as parseTolerant, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { TraceFormatError } from '../errors.js';
+
+/** Largest trace file read, in bytes. V8 cannot hold a much larger string in one piece. */
+export const MAX_TRACE_BYTES = 512 * 1024 * 1024;
+
+const SQLITE_MAGIC = 'SQLite format 3\u0000';
+
+/** A trace file's content before a format is chosen. */
+export type RawInput =
+  | { kind: 'json'; value: unknown }
+  | { kind: 'jsonl'; records: unknown[] }
+  | { kind: 'sqlite'; bytes: Uint8Array };
+
+function formatBytes(bytes: number): string {
+  if (bytes >= 1024 ** 3) return `${(bytes / 1024 ** 3).toFixed(1)} GB`;
+  return `${(bytes / 1024 ** 2).toFixed(0)} MB`;
+}
+
+/** Line and column (1-based) of a character offset. */
+function lineAndColumn(text: string, offset: number): string {
+  let line = 1;
+  let lineStart = 0;
+  for (let index = 0; index < offset && index < text.length; index += 1) {
+    if (text.charCodeAt(index) === 10) {
+      line += 1;
+      lineStart = index + 1;
+    }
+  }
+  return `line ${line}, column ${offset - lineStart + 1}`;
+}
+
+/**
+ * Describes why text is not JSON, with the line and column of the first problem. V8's own message
+ * often lacks a position, so the failing text is re-read by jsonc-parser (strict mode), which
+ * reports an offset for every error. Only runs on failure: the fast path is JSON.parse.
+ */
+function describeJsonError(text: string): { problem: string; position?: string } {
+  const errors: ParseError[] = [];
+  parseTolerant(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+  const first = errors[0];
+  if (!first) return { problem: 'invalid JSON' };
+  const atEnd = first.offset >= text.trimEnd().length || printParseErrorCode(first.error) === 'UnexpectedEndOfString';
+  if (atEnd) return { problem: 'the JSON ends too early (is the file truncated?)' };
+  const code = printParseErrorCode(first.error).replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+  return { problem: `invalid JSON: ${code}`, position: lineAndColumn(text, first.offset) };
+}
+
+/** Parses JSON text, throwing a TraceFormatError that names the file and where it broke. */
+export function parseJsonText(text: string, file: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    const { problem, position } = describeJsonError(text);
+    throw new TraceFormatError(file, problem, { position, cause: error });
+  }
+}
+
+/** Parses JSON Lines: one JSON value per non-empty line. */
+export function parseJsonLines(text: string, file: string): unknown[] {
+  const records: unknown[] = [];
+  const lines = text.split(/\r?\n/);
+  for (let index = 0; index < lines.length; index += 1) {
+    const line = lines[index]!.trim();
+    if (line.length === 0) continue;
+    try {
+      records.push(JSON.parse(line));
+    } catch (error) {
+      const { problem } = describeJsonError(line);
+      throw new TraceFormatError(file, problem, { position: `line ${index + 1}`, cause: error });
+    }
+  }
+  return records;
+}
+
+/** Looks like JSON Lines: at least two non-empty lines that each start a JSON object. */
+function looksLikeJsonLines(text: string): boolean {
+  const lines = text.split(/\r?\n/).filter((line) => line.trim().length > 0);
+  return lines.length >= 2 && lines.every((line) => line.trimStart().startsWith('{'));
+}
+
+/** Decodes text already in memory into a RawInput. `file` is only used in messages. */
+export function rawInputFromText(text: string, file: string): RawInput {
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  if (body.trim().length === 0) throw new TraceFormatError(file, 'the file is empty');
+  if (/\.jsonl$|\.ndjson$/i.test(file)) return { kind: 'jsonl', records: parseJsonLines(body, file) };
+  try {
+    return { kind: 'json', value: JSON.parse(body) };
+  } catch (error) {
+    if (looksLikeJsonLines(body)) return { kind: 'jsonl', records: parseJsonLines(body, file) };
+    const { problem, position } = describeJsonError(body);
+    throw new TraceFormatError(file, problem, { position, cause: error });
+  }
+}
+
+/** Decodes bytes into a RawInput, recognising SQLite databases by their header. */
+export function rawInputFromBytes(bytes: Uint8Array, file: string): RawInput {
+  const header = Buffer.from(bytes.subarray(0, 16)).toString('latin1');
+  if (header === SQLITE_MAGIC) return { kind: 'sqlite', bytes };
+  if (bytes.length > 0 && bytes.indexOf(0) !== -1 && bytes.indexOf(0) < 4096) {
+    throw new TraceFormatError(file, 'this is a binary file, not a JSON, JSON Lines or SQLite trace');
+  }
+  return rawInputFromText(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'), file);
+}
+
+/** Reads a trace file from disk, refusing files too large to parse safely. */
+export async function readRawInput(file: string): Promise<RawInput> {
+  let size: number;
+  try {
+    const info = await stat(file);
+    if (info.isDirectory()) throw new TraceFormatError(file, 'is a folder; give a trace file');
+    size = info.size;
+  } catch (error) {
+    if (error instanceof TraceFormatError) throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    const problem = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : `cannot read (${code ?? String(error)})`;
+    throw new TraceFormatError(file, problem, { cause: error });
+  }
+  if (size > MAX_TRACE_BYTES) {
+    throw new TraceFormatError(
+      file,
+      `the file is ${formatBytes(size)}; faultline reads trace files up to ${formatBytes(MAX_TRACE_BYTES)} (split the run into smaller traces)`,
+    );
+  }
+  const handle = await open(file, 'r');
+  try {
+    const bytes = new Uint8Array(size);
+    let offset = 0;
+    while (offset < size) {
+      const { bytesRead } = await handle.read(bytes, offset, size - offset, offset);
+      if (bytesRead === 0) break;
+      offset += bytesRead;
+    }
+    return rawInputFromBytes(bytes.subarray(0, offset), file);
+  } finally {
+    await handle.close();
+  }
+}

@@ -1,0 +1,118 @@
+/**
+ * Span trees to steps. Tracing formats (OTel GenAI, OpenInference, OpenAI Agents SDK, LangSmith,
+ * Langfuse) all describe a run as nested spans; each importer maps its spans onto this neutral
+ * shape and this module orders them and decides which span becomes which step.
+ */
+import type { DraftStep } from './build-trace.js';
+import type { ToolCall, ToolResult } from './model.js';
+
+/** A span reduced to what step-building needs. */
+export interface NeutralSpan {
+  id: string;
+  parentId?: string;
+  /** Sort key: start time in any consistent unit (BigInt keeps nanoseconds exact). */
+  start: bigint;
+  /** ISO start time for the step, when known. */
+  timestamp?: string;
+  kind: 'agent' | 'llm' | 'tool' | 'handoff' | 'other';
+  /** Agent name for agent spans, tool name for tool spans, free text otherwise. */
+  name: string;
+  /** The span's output as text. */
+  content: string;
+  toolCalls?: ToolCall[];
+  toolResults?: ToolResult[];
+  error?: string;
+  /** For handoffs: the receiving agent. */
+  target?: string;
+}
+
+/** Parses an ISO time (or epoch seconds) into a sortable nanosecond BigInt; 0 when unknown. */
+export function sortKeyOfTime(value: unknown): bigint {
+  if (typeof value === 'number' && Number.isFinite(value)) return BigInt(Math.round(value * 1e6)) * 1000n;
+  if (typeof value !== 'string' || value.length === 0) return 0n;
+  if (/^\d+$/.test(value)) return BigInt(value);
+  const iso = /[zZ]|[+-]\d\d:?\d\d$/.test(value) ? value : `${value}Z`;
+  const millis = Date.parse(iso);
+  if (Number.isNaN(millis)) return 0n;
+  const fraction = /\.(\d+)/.exec(value)?.[1] ?? '';
+  const micros = Number((fraction + '000000').slice(3, 6));
+  return BigInt(millis) * 1_000_000n + BigInt(micros) * 1000n;
+}
+
+/** ISO string of a nanosecond epoch, for steps. */
+export function isoOfNanos(nanos: bigint): string | undefined {
+  if (nanos <= 0n) return undefined;
+  return new Date(Number(nanos / 1_000_000n)).toISOString();
+}
+
+/**
+ * Orders spans by start time and turns them into steps: model calls speak for their enclosing
+ * agent, tool spans are tool steps, handoffs are the handing agent's step, and an agent span
+ * yields a step of its own only when no model call inside it already spoke.
+ */
+export function stepsFromSpans(spans: readonly NeutralSpan[]): DraftStep[] {
+  const byId = new Map(spans.map((span) => [span.id, span]));
+  const enclosingAgent = (span: NeutralSpan): string | undefined => {
+    const seen = new Set<string>();
+    let current = span.parentId ? byId.get(span.parentId) : undefined;
+    while (current && !seen.has(current.id)) {
+      if (current.kind === 'agent') return current.name;
+      seen.add(current.id);
+      current = current.parentId ? byId.get(current.parentId) : undefined;
+    }
+    return undefined;
+  };
+  const agentsWithModelCalls = new Set<string>();
+  for (const span of spans) {
+    if (span.kind !== 'llm') continue;
+    let current = span.parentId ? byId.get(span.parentId) : undefined;
+    const seen = new Set<string>();
+    while (current && !seen.has(current.id)) {
+      seen.add(current.id);
+      if (current.kind === 'agent') agentsWithModelCalls.add(current.id);
+      current = current.parentId ? byId.get(current.parentId) : undefined;
+    }
+  }
+
+  const ordered = spans
+    .map((span, order) => ({ span, order }))
+    .sort((left, right) => (left.span.start < right.span.start ? -1 : left.span.start > right.span.start ? 1 : left.order - right.order));
+
+  const steps: DraftStep[] = [];
+  for (const { span } of ordered) {
+    const base: Partial<DraftStep> = {};
+    if (span.timestamp) base.timestamp = span.timestamp;
+    if (span.error) base.error = span.error;
+    if (span.toolCalls?.length) base.toolCalls = span.toolCalls;
+    if (span.toolResults?.length) base.toolResults = span.toolResults;
+    const errorLine = span.error ? `[error] ${span.error}` : '';
+    const content = [span.content, errorLine].filter((part) => part.length > 0).join('\n');
+    switch (span.kind) {
+      case 'llm':
+        steps.push({ ...base, speaker: enclosingAgent(span) ?? span.name, role: 'agent', content });
+        break;
+      case 'tool':
+        steps.push({ ...base, speaker: span.name, role: 'tool', content });
+        break;
+      case 'handoff':
+        steps.push({ ...base, speaker: span.name, role: 'agent', content: content || `handoff to ${span.target ?? 'another agent'}` });
+        break;
+      case 'agent':
+        if (!agentsWithModelCalls.has(span.id) && (content.length > 0 || span.error)) {
+          steps.push({ ...base, speaker: span.name, role: 'agent', content });
+        }
+        break;
+      case 'other':
+        if (span.error) steps.push({ ...base, speaker: enclosingAgent(span) ?? span.name, role: 'system', content });
+        break;
+    }
+  }
+  return steps;
+}
+
+/** Puts the task as a first human step, as Who&When does, when the source states it. */
+export function withQuestionStep(question: string | undefined, steps: DraftStep[]): DraftStep[] {
+  if (!question) return steps;
+  if (steps[0]?.role === 'human' && steps[0].content === question) return steps;
+  return [{ speaker: 'human', role: 'human', content: question }, ...steps];
+}
