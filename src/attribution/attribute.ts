@@ -12,7 +12,10 @@ export interface AttributeCallOptions extends AttributeOptions, MethodOptions {
 }
 
 /** Names the failure-responsible agent and decisive step of a trace. */
-export async function attribute(trace: Trace, options: AttributeCallOptions = {}): Promise<Attribution> {
+export async function attribute(
+  trace: Trace,
+  options: AttributeCallOptions = {},
+): Promise<Attribution> {
   const method = getMethod(options.method ?? DEFAULT_METHOD, options);
   return method.attribute(trace, options);
 }

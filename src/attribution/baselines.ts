@@ -43,9 +43,13 @@ export function randomCandidates(trace: Trace): number[] {
 export function randomExpectation(trace: Trace): { agent: number; step: number } {
   const candidates = randomCandidates(trace);
   const labels = trace.labels;
-  const stepHit = labels?.step !== undefined && candidates.includes(labels.step) ? 1 / candidates.length : 0;
+  const stepHit =
+    labels?.step !== undefined && candidates.includes(labels.step) ? 1 / candidates.length : 0;
   const agents = [...new Set(candidates.map((index) => trace.steps[index]!.agent.toLowerCase()))];
-  const agentHit = labels?.agent !== undefined && agents.includes(labels.agent.toLowerCase()) ? 1 / agents.length : 0;
+  const agentHit =
+    labels?.agent !== undefined && agents.includes(labels.agent.toLowerCase())
+      ? 1 / agents.length
+      : 0;
   return { agent: agentHit, step: stepHit };
 }
 
@@ -56,5 +60,7 @@ export function mostFrequentAgent(traces: readonly Trace[]): string | undefined 
     const agent = trace.labels?.agent;
     if (agent) counts.set(agent, (counts.get(agent) ?? 0) + 1);
   }
-  return [...counts.entries()].sort((left, right) => right[1] - left[1] || left[0].localeCompare(right[0]))[0]?.[0];
+  return [...counts.entries()].sort(
+    (left, right) => right[1] - left[1] || left[0].localeCompare(right[0]),
+  )[0]?.[0];
 }

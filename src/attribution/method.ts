@@ -54,4 +54,9 @@ export interface AttributionMethod {
 }
 
 /** Usage of a method that made no model calls. */
-export const NO_USAGE: Usage = Object.freeze({ calls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 });
+export const NO_USAGE: Usage = Object.freeze({
+  calls: 0,
+  inputTokens: 0,
+  outputTokens: 0,
+  costUsd: 0,
+});

@@ -15,7 +15,13 @@ export interface MethodOptions {
 type MethodFactory = (options: MethodOptions) => AttributionMethod;
 
 const factories = new Map<string, { description: string; create: MethodFactory }>([
-  ['offline', { description: createOfflineMethod().description, create: (options) => createOfflineMethod(options.modelPath) }],
+  [
+    'offline',
+    {
+      description: createOfflineMethod().description,
+      create: (options) => createOfflineMethod(options.modelPath),
+    },
+  ],
   ['first-agent', { description: firstAgentMethod.description, create: () => firstAgentMethod }],
 ]);
 
@@ -24,12 +30,18 @@ export const DEFAULT_METHOD = 'offline';
 
 /** Names and descriptions of every registered method. */
 export function listMethods(): { name: string; description: string }[] {
-  return [...factories.entries()].map(([name, entry]) => ({ name, description: entry.description }));
+  return [...factories.entries()].map(([name, entry]) => ({
+    name,
+    description: entry.description,
+  }));
 }
 
 /** The method registered as `name`, or a UserError listing the valid names. */
 export function getMethod(name: string, options: MethodOptions = {}): AttributionMethod {
   const entry = factories.get(name);
-  if (!entry) throw new UserError(`unknown method "${name}"; choose one of: ${[...factories.keys()].join(', ')}`);
+  if (!entry)
+    throw new UserError(
+      `unknown method "${name}"; choose one of: ${[...factories.keys()].join(', ')}`,
+    );
   return entry.create(options);
 }

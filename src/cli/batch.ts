@@ -15,7 +15,11 @@ export interface BatchOutcome {
 }
 
 /** Calls `handle` for each trace in order; returns the counts. */
-export async function forEachTrace(paths: readonly string[], options: LoadOptions, handle: (trace: Trace, file: string) => Promise<void> | void): Promise<BatchOutcome> {
+export async function forEachTrace(
+  paths: readonly string[],
+  options: LoadOptions,
+  handle: (trace: Trace, file: string) => Promise<void> | void,
+): Promise<BatchOutcome> {
   const outcome: BatchOutcome = { files: 0, traces: 0, failedFiles: 0 };
   for await (const result of loadBatch(paths, options)) {
     outcome.files += 1;
@@ -29,13 +33,19 @@ export async function forEachTrace(paths: readonly string[], options: LoadOption
       await handle(trace, result.file);
     }
   }
-  if (outcome.files === 0) throw new UserError(`no trace files found in ${paths.join(', ')} (looked for .json, .jsonl, .ndjson, .db)`);
+  if (outcome.files === 0)
+    throw new UserError(
+      `no trace files found in ${paths.join(', ')} (looked for .json, .jsonl, .ndjson, .db)`,
+    );
   return outcome;
 }
 
 /** Prints the batch summary line when some files failed, and returns the exit code. */
 export function finishBatch(outcome: BatchOutcome): number {
   if (outcome.failedFiles === 0) return 0;
-  if (outcome.files > 1) process.stderr.write(`faultline: ${outcome.failedFiles} of ${outcome.files} file${outcome.files === 1 ? '' : 's'} could not be read\n`);
+  if (outcome.files > 1)
+    process.stderr.write(
+      `faultline: ${outcome.failedFiles} of ${outcome.files} file${outcome.files === 1 ? '' : 's'} could not be read\n`,
+    );
   return 2;
 }

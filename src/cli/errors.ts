@@ -25,7 +25,8 @@ export function reportError(error: unknown): void {
   // One line per problem, whatever the message holds.
   process.stderr.write(`faultline: ${describeError(error).replace(/\s*\n\s*/g, ' ')}\n`);
   if (debug && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
-  if (debug && error instanceof Error && error.cause) process.stderr.write(`caused by: ${describeError(error.cause)}\n`);
+  if (debug && error instanceof Error && error.cause)
+    process.stderr.write(`caused by: ${describeError(error.cause)}\n`);
 }
 
 /** The exit code for an error that ended a command. */

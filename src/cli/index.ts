@@ -10,7 +10,9 @@ import { registerConvert } from './commands/convert.js';
 import { registerInspect } from './commands/inspect.js';
 import { registerTrain } from './commands/train.js';
 
-const packageJson = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+const packageJson = JSON.parse(
+  readFileSync(new URL('../../package.json', import.meta.url), 'utf8'),
+) as { version: string };
 
 let exitCode: number = EXIT.ok;
 const setExit = (code: number) => {
@@ -24,7 +26,10 @@ const program = new Command('faultline')
   .showHelpAfterError('(run with --help for usage)')
   .exitOverride()
   .hook('preAction', (command) => setDebug(Boolean(command.optsWithGlobals().debug)))
-  .addHelpText('after', '\nExamples:\n  faultline attribute examples/who-and-when-ag-1.json\n  faultline inspect examples/who-and-when-hc-6.json\n  faultline attribute ../shared/datasets/who-and-when --json');
+  .addHelpText(
+    'after',
+    '\nExamples:\n  faultline attribute examples/who-and-when-ag-1.json\n  faultline inspect examples/who-and-when-hc-6.json\n  faultline attribute ../shared/datasets/who-and-when --json',
+  );
 
 registerAttribute(program, setExit);
 registerInspect(program, setExit);

@@ -8,7 +8,11 @@ import type { Trace } from '../trace/model.js';
 
 /** First non-empty line of a text, cut to `width` characters. */
 export function firstLine(text: string, width: number): string {
-  const line = text.split(/\r?\n/).find((candidate) => candidate.trim().length > 0)?.trim() ?? '';
+  const line =
+    text
+      .split(/\r?\n/)
+      .find((candidate) => candidate.trim().length > 0)
+      ?.trim() ?? '';
   return line.length > width ? `${line.slice(0, Math.max(0, width - 1))}…` : line;
 }
 
@@ -16,43 +20,73 @@ export function firstLine(text: string, width: number): string {
 export function renderTrace(trace: Trace, width = process.stdout.columns ?? 100): string {
   const contentWidth = Math.max(30, width - 50);
   // cli-table3 colours headers even when piped; keep it plain.
-  const table = new Table({ head: ['#', 'agent', 'role', 'content'], style: { head: [], border: [] }, wordWrap: false });
+  const table = new Table({
+    head: ['#', 'agent', 'role', 'content'],
+    style: { head: [], border: [] },
+    wordWrap: false,
+  });
   for (const step of trace.steps) {
     const marker = trace.labels?.step === step.index ? '*' : '';
-    table.push([`${step.index}${marker}`, step.speaker === step.agent ? step.agent : `${step.agent} (${step.speaker.replace(step.agent, '').trim()})`, step.role, firstLine(step.content, contentWidth)]);
+    table.push([
+      `${step.index}${marker}`,
+      step.speaker === step.agent
+        ? step.agent
+        : `${step.agent} (${step.speaker.replace(step.agent, '').trim()})`,
+      step.role,
+      firstLine(step.content, contentWidth),
+    ]);
   }
   const lines = [
     `${pc.bold('trace')} ${trace.id}  ${pc.dim(`format ${trace.format}, ${trace.steps.length} steps, outcome ${trace.outcome}`)}`,
   ];
   if (trace.question) lines.push(`${pc.bold('task')}  ${firstLine(trace.question, width - 6)}`);
-  if (trace.groundTruth) lines.push(`${pc.bold('expected answer')}  ${firstLine(trace.groundTruth, width - 18)}`);
+  if (trace.groundTruth)
+    lines.push(`${pc.bold('expected answer')}  ${firstLine(trace.groundTruth, width - 18)}`);
   lines.push(table.toString());
   lines.push(pc.bold('agents'));
-  for (const agent of trace.agents) lines.push(`  ${agent.name}  ${pc.dim(`${agent.role}, ${agent.steps} step${agent.steps === 1 ? '' : 's'}`)}`);
+  for (const agent of trace.agents)
+    lines.push(
+      `  ${agent.name}  ${pc.dim(`${agent.role}, ${agent.steps} step${agent.steps === 1 ? '' : 's'}`)}`,
+    );
   if (trace.labels) {
     lines.push(pc.bold('labels'));
     if (trace.labels.agent) lines.push(`  responsible agent  ${trace.labels.agent}`);
-    if (trace.labels.step !== undefined) lines.push(`  decisive step      ${trace.labels.step} (marked *)`);
+    if (trace.labels.step !== undefined)
+      lines.push(`  decisive step      ${trace.labels.step} (marked *)`);
     if (trace.labels.reason) lines.push(`  reason             ${trace.labels.reason}`);
   }
   return lines.join('\n');
 }
 
-const percent = (value: number | undefined) => (value === undefined ? '' : pc.dim(` (${(value * 100).toFixed(0)}%)`));
+const percent = (value: number | undefined) =>
+  value === undefined ? '' : pc.dim(` (${(value * 100).toFixed(0)}%)`);
 
 /** One attribution, for reading. */
 export function renderAttribution(label: string, trace: Trace, result: Attribution): string {
   const lines = [pc.bold(label)];
   lines.push(`  agent   ${pc.red(result.agent)}${percent(result.agentConfidence)}`);
   const speaker = trace.steps[result.step]?.agent;
-  lines.push(`  step    ${result.step}${speaker && speaker !== result.agent ? ` (${speaker})` : ''}${percent(result.confidence)}`);
+  lines.push(
+    `  step    ${result.step}${speaker && speaker !== result.agent ? ` (${speaker})` : ''}${percent(result.confidence)}`,
+  );
   lines.push(`  reason  ${result.reason}`);
   if (result.candidates && result.candidates.length > 1) {
-    lines.push(`  next    ${result.candidates.slice(1).map((candidate) => `step ${candidate.step} ${candidate.agent}${percent(candidate.score)}`).join(', ')}`);
+    lines.push(
+      `  next    ${result.candidates
+        .slice(1)
+        .map((candidate) => `step ${candidate.step} ${candidate.agent}${percent(candidate.score)}`)
+        .join(', ')}`,
+    );
   }
   if (trace.labels?.step !== undefined || trace.labels?.agent) {
-    lines.push(pc.dim(`  label   ${trace.labels.agent ?? '?'} at step ${trace.labels.step ?? '?'}`));
+    lines.push(
+      pc.dim(`  label   ${trace.labels.agent ?? '?'} at step ${trace.labels.step ?? '?'}`),
+    );
   }
-  lines.push(pc.dim(`  method  ${result.method}${result.usage.calls > 0 ? `, ${result.usage.calls} calls` : ''}`));
+  lines.push(
+    pc.dim(
+      `  method  ${result.method}${result.usage.calls > 0 ? `, ${result.usage.calls} calls` : ''}`,
+    ),
+  );
   return lines.join('\n');
 }

@@ -4,7 +4,12 @@
  */
 import { assignFolds } from '../attribution/offline/folds.js';
 import { attributeWithModel } from '../attribution/offline/attributor.js';
-import { DEFAULT_TRAIN_SETTINGS, isTrainable, trainOfflineModel, type TrainSettings } from '../attribution/offline/train.js';
+import {
+  DEFAULT_TRAIN_SETTINGS,
+  isTrainable,
+  trainOfflineModel,
+  type TrainSettings,
+} from '../attribution/offline/train.js';
 import type { Attribution } from '../attribution/method.js';
 import type { Trace } from '../trace/model.js';
 
@@ -27,7 +32,10 @@ export interface HeldOutPrediction {
 }
 
 /** Held-out predictions for every trainable trace, once per seed. */
-export function crossValidateOffline(traces: readonly Trace[], options: CrossValidationOptions = {}): HeldOutPrediction[] {
+export function crossValidateOffline(
+  traces: readonly Trace[],
+  options: CrossValidationOptions = {},
+): HeldOutPrediction[] {
   const folds = options.folds ?? 5;
   const seeds = options.seeds ?? [0];
   const settings = options.settings ?? DEFAULT_TRAIN_SETTINGS;
@@ -37,10 +45,19 @@ export function crossValidateOffline(traces: readonly Trace[], options: CrossVal
   for (const seed of seeds) {
     const assignment = assignFolds(usable, folds, seed);
     for (let fold = 0; fold < folds; fold += 1) {
-      const model = trainOfflineModel(usable.filter((_, index) => assignment[index] !== fold), settings);
+      const model = trainOfflineModel(
+        usable.filter((_, index) => assignment[index] !== fold),
+        settings,
+      );
       usable.forEach((trace, index) => {
         if (assignment[index] !== fold) return;
-        out.push({ seed, trace, attribution: attributeWithModel(trace, model, { useGroundTruth: options.useGroundTruth !== false }) });
+        out.push({
+          seed,
+          trace,
+          attribution: attributeWithModel(trace, model, {
+            useGroundTruth: options.useGroundTruth !== false,
+          }),
+        });
       });
       done += 1;
       options.onFold?.(done, folds * seeds.length);

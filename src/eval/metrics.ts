@@ -26,7 +26,11 @@ export function stepCorrect(predicted: number, label: number | undefined): boole
 }
 
 /** Step within ±tolerance of the label. */
-export function stepWithin(predicted: number, label: number | undefined, tolerance: number): boolean {
+export function stepWithin(
+  predicted: number,
+  label: number | undefined,
+  tolerance: number,
+): boolean {
   return label !== undefined && Math.abs(predicted - label) <= tolerance;
 }
 
@@ -56,7 +60,10 @@ export interface Estimate {
 }
 
 /** Mean of 0/1 (or fractional, for expectations) outcomes with a percentile bootstrap 95% interval. */
-export function estimate(outcomes: readonly number[], options: { resamples?: number; seed?: number } = {}): Estimate {
+export function estimate(
+  outcomes: readonly number[],
+  options: { resamples?: number; seed?: number } = {},
+): Estimate {
   const n = outcomes.length;
   if (n === 0) return { value: 0, low: 0, high: 0, n: 0 };
   const mean = outcomes.reduce((sum, value) => sum + value, 0) / n;
@@ -69,7 +76,12 @@ export function estimate(outcomes: readonly number[], options: { resamples?: num
     means[round] = total / n;
   }
   means.sort();
-  return { value: mean, low: means[Math.floor(0.025 * (resamples - 1))]!, high: means[Math.ceil(0.975 * (resamples - 1))]!, n };
+  return {
+    value: mean,
+    low: means[Math.floor(0.025 * (resamples - 1))]!,
+    high: means[Math.ceil(0.975 * (resamples - 1))]!,
+    n,
+  };
 }
 
 /** The accuracies reported for one method on one set of traces. */
@@ -86,22 +98,41 @@ export interface AccuracySummary {
 export function summarise(scored: readonly Scored[], seed?: number): AccuracySummary {
   const options = seed === undefined ? {} : { seed };
   return {
-    agent: estimate(scored.map((item) => (agentCorrect(item.predictedAgent, item.labelAgent) ? 1 : 0)), options),
-    step: estimate(scored.map((item) => (stepCorrect(item.predictedStep, item.labelStep) ? 1 : 0)), options),
-    stepWithin1: estimate(scored.map((item) => (stepWithin(item.predictedStep, item.labelStep, 1) ? 1 : 0)), options),
-    stepWithin3: estimate(scored.map((item) => (stepWithin(item.predictedStep, item.labelStep, 3) ? 1 : 0)), options),
-    stepLenient: estimate(scored.map((item) => (lenientStepMatch(item.predictedStep, item.labelStep) ? 1 : 0)), options),
+    agent: estimate(
+      scored.map((item) => (agentCorrect(item.predictedAgent, item.labelAgent) ? 1 : 0)),
+      options,
+    ),
+    step: estimate(
+      scored.map((item) => (stepCorrect(item.predictedStep, item.labelStep) ? 1 : 0)),
+      options,
+    ),
+    stepWithin1: estimate(
+      scored.map((item) => (stepWithin(item.predictedStep, item.labelStep, 1) ? 1 : 0)),
+      options,
+    ),
+    stepWithin3: estimate(
+      scored.map((item) => (stepWithin(item.predictedStep, item.labelStep, 3) ? 1 : 0)),
+      options,
+    ),
+    stepLenient: estimate(
+      scored.map((item) => (lenientStepMatch(item.predictedStep, item.labelStep) ? 1 : 0)),
+      options,
+    ),
   };
 }
 
 /** Groups scored items by subset, with an `overall` group. */
-export function bySubset<Item extends { subset: string }>(items: readonly Item[]): Map<string, Item[]> {
+export function bySubset<Item extends { subset: string }>(
+  items: readonly Item[],
+): Map<string, Item[]> {
   const groups = new Map<string, Item[]>();
   for (const item of items) {
     if (!groups.has(item.subset)) groups.set(item.subset, []);
     groups.get(item.subset)!.push(item);
   }
-  const sorted = new Map([...groups.entries()].sort((left, right) => left[0].localeCompare(right[0])));
+  const sorted = new Map(
+    [...groups.entries()].sort((left, right) => left[0].localeCompare(right[0])),
+  );
   if (sorted.size > 1) sorted.set('overall', [...items]);
   return sorted;
 }

@@ -47,6 +47,9 @@ export function matchAgentName(label: string, agents: readonly string[]): string
 
 /** True when two agent names denote the same agent. */
 export function sameAgent(left: string, right: string): boolean {
-  const squash = (name: string) => canonicalAgentName(name).toLowerCase().replace(/[\s_-]/g, '');
+  const squash = (name: string) =>
+    canonicalAgentName(name)
+      .toLowerCase()
+      .replace(/[\s_-]/g, '');
   return squash(left) === squash(right);
 }

@@ -4,7 +4,12 @@
  */
 import type { StepRole, Trace } from './model.js';
 
-const CHAT_ROLE: Record<StepRole, string> = { agent: 'assistant', tool: 'tool', human: 'user', system: 'system' };
+const CHAT_ROLE: Record<StepRole, string> = {
+  agent: 'assistant',
+  tool: 'tool',
+  human: 'user',
+  system: 'system',
+};
 
 /** A message document in the shape the original tool accepts. */
 export interface MessagesDocument {
@@ -19,7 +24,11 @@ export interface MessagesDocument {
 /** Converts a trace to the `messages` format; step indices are preserved one-to-one. */
 export function toMessagesDocument(trace: Trace): MessagesDocument {
   const document: MessagesDocument = {
-    history: trace.steps.map((step) => ({ role: CHAT_ROLE[step.role], name: step.speaker, content: step.content })),
+    history: trace.steps.map((step) => ({
+      role: CHAT_ROLE[step.role],
+      name: step.speaker,
+      content: step.content,
+    })),
   };
   if (trace.question) document.question = trace.question;
   if (trace.groundTruth) document.ground_truth = trace.groundTruth;

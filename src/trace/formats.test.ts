@@ -14,7 +14,9 @@ import { listFormats } from './registry.js';
 
 const formatsFolder = join(FIXTURES, 'formats');
 const negativeFolder = join(FIXTURES, 'negative');
-const fixtures = readdirSync(formatsFolder).filter((name) => !name.endsWith('.golden.json')).sort();
+const fixtures = readdirSync(formatsFolder)
+  .filter((name) => !name.endsWith('.golden.json'))
+  .sort();
 
 /** What a fixture must import to: every format has at least one fixture. */
 const EXPECTED_FORMAT: Record<string, string> = {
@@ -44,7 +46,8 @@ const EXPECTED_FORMAT: Record<string, string> = {
 describe('golden corpus', () => {
   it('has a fixture for every registered format', () => {
     const covered = new Set(Object.values(EXPECTED_FORMAT));
-    for (const format of listFormats()) assert.ok(covered.has(format.name), `no fixture for ${format.name}`);
+    for (const format of listFormats())
+      assert.ok(covered.has(format.name), `no fixture for ${format.name}`);
   });
 
   for (const name of fixtures) {
@@ -54,7 +57,8 @@ describe('golden corpus', () => {
       assert.equal(traces[0]!.format, EXPECTED_FORMAT[name], 'detected format');
       const golden = join(formatsFolder, `${name}.golden.json`);
       const actual = JSON.parse(JSON.stringify(traces));
-      if (process.env.UPDATE_GOLDEN === '1' || !existsSync(golden)) writeFileSync(golden, `${JSON.stringify(actual, null, 2)}\n`);
+      if (process.env.UPDATE_GOLDEN === '1' || !existsSync(golden))
+        writeFileSync(golden, `${JSON.stringify(actual, null, 2)}\n`);
       assert.deepEqual(actual, JSON.parse(readFileSync(golden, 'utf8')));
     });
   }
@@ -68,7 +72,8 @@ const NEGATIVE: Record<string, RegExp> = {
   'empty-file.json': /the file is empty/,
   'empty-history.json': /history is empty/,
   'jsonl-truncated.jsonl': /line 2: the JSON ends too early/,
-  'list-of-numbers.json': /unrecognised trace format \(a list of 3 items\); faultline reads: who-and-when, .*messages/,
+  'list-of-numbers.json':
+    /unrecognised trace format \(a list of 3 items\); faultline reads: who-and-when, .*messages/,
   'missing-speaker.json': /history\[0\]: the message names no speaker/,
   'not-json.json': /invalid JSON/,
   'otel-missing-span-id.json': /spans\[0\]\.spanId: missing spanId/,
@@ -96,6 +101,9 @@ describe('malformed traces', () => {
   }
 
   it('lists the valid formats for an unknown --format', async () => {
-    await assert.rejects(importTraceText('{}', 'x.json', { format: 'nope' }), /unknown format "nope"; choose one of: who-and-when/);
+    await assert.rejects(
+      importTraceText('{}', 'x.json', { format: 'nope' }),
+      /unknown format "nope"; choose one of: who-and-when/,
+    );
   });
 });

@@ -17,29 +17,46 @@ export interface LoadOptions {
 }
 
 /** One file's outcome in a batch. */
-export type LoadResult = { ok: true; file: string; traces: Trace[] } | { ok: false; file: string; error: TraceFormatError };
+export type LoadResult =
+  | { ok: true; file: string; traces: Trace[] }
+  | { ok: false; file: string; error: TraceFormatError };
 
 const TRACE_FILE = /\.(json|jsonl|ndjson|db|sqlite3?)$/i;
 
 function unknownShape(input: RawInput, file: string): TraceFormatError {
   let shape = '';
-  if (input.kind === 'json' && isObject(input.value)) shape = ` (top-level keys: ${Object.keys(input.value).slice(0, 8).join(', ') || 'none'})`;
-  else if (input.kind === 'json' && Array.isArray(input.value)) shape = ` (a list of ${input.value.length} items)`;
+  if (input.kind === 'json' && isObject(input.value))
+    shape = ` (top-level keys: ${Object.keys(input.value).slice(0, 8).join(', ') || 'none'})`;
+  else if (input.kind === 'json' && Array.isArray(input.value))
+    shape = ` (a list of ${input.value.length} items)`;
   else if (input.kind === 'jsonl') shape = ` (${input.records.length} JSON lines)`;
   else if (input.kind === 'json') shape = ` (a bare ${typeof input.value})`;
-  const names = listFormats().map((format) => format.name).join(', ');
-  return new TraceFormatError(file, `unrecognised trace format${shape}; faultline reads: ${names} (force one with --format NAME)`);
+  const names = listFormats()
+    .map((format) => format.name)
+    .join(', ');
+  return new TraceFormatError(
+    file,
+    `unrecognised trace format${shape}; faultline reads: ${names} (force one with --format NAME)`,
+  );
 }
 
 /** Turns already-read input into traces with the named or detected format. */
-export async function importRawInput(input: RawInput, context: ImportContext, options: LoadOptions = {}): Promise<Trace[]> {
+export async function importRawInput(
+  input: RawInput,
+  context: ImportContext,
+  options: LoadOptions = {},
+): Promise<Trace[]> {
   const format = options.format ? getFormat(options.format) : detectFormat(input);
   if (!format) throw unknownShape(input, context.file);
   return format.parse(input, context);
 }
 
 /** Parses trace text held in memory (an upload, a test string). */
-export async function importTraceText(text: string, file: string, options: LoadOptions = {}): Promise<Trace[]> {
+export async function importTraceText(
+  text: string,
+  file: string,
+  options: LoadOptions = {},
+): Promise<Trace[]> {
   return importRawInput(rawInputFromText(text, file), { file, id: idFromFile(file) }, options);
 }
 
@@ -62,7 +79,9 @@ const naturalCompare = new Intl.Collator('en', { numeric: true }).compare;
 export async function expandPaths(paths: readonly string[]): Promise<string[]> {
   const out: string[] = [];
   const walk = async (folder: string) => {
-    const entries = (await readdir(folder, { withFileTypes: true })).sort((left, right) => naturalCompare(left.name, right.name));
+    const entries = (await readdir(folder, { withFileTypes: true })).sort((left, right) =>
+      naturalCompare(left.name, right.name),
+    );
     for (const entry of entries) {
       if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
       const path = join(folder, entry.name);
@@ -79,14 +98,26 @@ export async function expandPaths(paths: readonly string[]): Promise<string[]> {
 }
 
 /** Loads many files and folders; yields one result per file, in order, whatever fails. */
-export async function* loadBatch(paths: readonly string[], options: LoadOptions = {}): AsyncGenerator<LoadResult> {
+export async function* loadBatch(
+  paths: readonly string[],
+  options: LoadOptions = {},
+): AsyncGenerator<LoadResult> {
   for (const file of await expandPaths(paths)) {
     try {
       yield { ok: true, file, traces: await loadTraces(file, options) };
     } catch (error) {
       if (error instanceof TraceFormatError) yield { ok: false, file, error };
       else if (error instanceof Error && error.name === 'UserError') throw error;
-      else yield { ok: false, file, error: new TraceFormatError(file, error instanceof Error ? error.message : String(error), { cause: error }) };
+      else
+        yield {
+          ok: false,
+          file,
+          error: new TraceFormatError(
+            file,
+            error instanceof Error ? error.message : String(error),
+            { cause: error },
+          ),
+        };
     }
   }
 }

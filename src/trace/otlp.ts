@@ -14,7 +14,11 @@ const anyValueSchema: z.ZodType<unknown> = z.lazy(() =>
     boolValue: z.boolean().nullish(),
     bytesValue: z.string().nullish(),
     arrayValue: z.object({ values: z.array(anyValueSchema).nullish() }).nullish(),
-    kvlistValue: z.object({ values: z.array(z.object({ key: z.string(), value: anyValueSchema.nullish() })).nullish() }).nullish(),
+    kvlistValue: z
+      .object({
+        values: z.array(z.object({ key: z.string(), value: anyValueSchema.nullish() })).nullish(),
+      })
+      .nullish(),
   }),
 );
 const keyValueSchema = z.object({ key: z.string(), value: anyValueSchema.nullish() });
@@ -26,15 +30,32 @@ const spanSchema = z.object({
   name: z.string().nullish(),
   startTimeUnixNano: z.union([z.string(), z.number()]).nullish(),
   attributes: z.array(keyValueSchema).nullish(),
-  events: z.array(z.object({ name: z.string().nullish(), timeUnixNano: z.union([z.string(), z.number()]).nullish(), attributes: z.array(keyValueSchema).nullish() })).nullish(),
-  status: z.object({ code: z.union([z.number(), z.string()]).nullish(), message: z.string().nullish() }).nullish(),
+  events: z
+    .array(
+      z.object({
+        name: z.string().nullish(),
+        timeUnixNano: z.union([z.string(), z.number()]).nullish(),
+        attributes: z.array(keyValueSchema).nullish(),
+      }),
+    )
+    .nullish(),
+  status: z
+    .object({ code: z.union([z.number(), z.string()]).nullish(), message: z.string().nullish() })
+    .nullish(),
 });
 
 const envelopeSchema = z.object({
   resourceSpans: z.array(
     z.object({
       resource: z.object({ attributes: z.array(keyValueSchema).nullish() }).nullish(),
-      scopeSpans: z.array(z.object({ scope: z.object({ name: z.string().nullish() }).nullish(), spans: z.array(z.unknown()).nullish() })).nullish(),
+      scopeSpans: z
+        .array(
+          z.object({
+            scope: z.object({ name: z.string().nullish() }).nullish(),
+            spans: z.array(z.unknown()).nullish(),
+          }),
+        )
+        .nullish(),
     }),
   ),
 });
@@ -59,10 +80,14 @@ export function decodeAnyValue(value: unknown): unknown {
   if (!isObject(value)) return undefined;
   if (typeof value.stringValue === 'string') return value.stringValue;
   if (value.intValue !== undefined && value.intValue !== null) return Number(value.intValue);
-  if (value.doubleValue !== undefined && value.doubleValue !== null) return Number(value.doubleValue);
+  if (value.doubleValue !== undefined && value.doubleValue !== null)
+    return Number(value.doubleValue);
   if (typeof value.boolValue === 'boolean') return value.boolValue;
   if (typeof value.bytesValue === 'string') return value.bytesValue;
-  if (isObject(value.arrayValue)) return (Array.isArray(value.arrayValue.values) ? value.arrayValue.values : []).map(decodeAnyValue);
+  if (isObject(value.arrayValue))
+    return (Array.isArray(value.arrayValue.values) ? value.arrayValue.values : []).map(
+      decodeAnyValue,
+    );
   if (isObject(value.kvlistValue)) return decodeAttributes(value.kvlistValue.values);
   return undefined;
 }
@@ -110,12 +135,17 @@ export function decodeOtlp(value: unknown, context: { file: string; format: stri
           name: span.name ?? '',
           start: toBigInt(span.startTimeUnixNano),
           attributes,
-          events: (span.events ?? []).map((event) => ({ name: event.name ?? '', time: toBigInt(event.timeUnixNano), attributes: decodeAttributes(event.attributes) })),
+          events: (span.events ?? []).map((event) => ({
+            name: event.name ?? '',
+            time: toBigInt(event.timeUnixNano),
+            attributes: decodeAttributes(event.attributes),
+          })),
           resource,
           scope: scopeSpans.scope?.name ?? '',
         };
         if (span.parentSpanId) decoded.parentSpanId = span.parentSpanId;
-        if (failed) decoded.error = span.status?.message || String(attributes['error.type'] ?? 'error');
+        if (failed)
+          decoded.error = span.status?.message || String(attributes['error.type'] ?? 'error');
         spans.push(decoded);
       });
     });

@@ -13,20 +13,32 @@ describe('reading trace files', () => {
   });
 
   it('names line and column of a syntax error', () => {
-    assert.throws(() => rawInputFromText('{\n  "a": 1,\n  "b": }', 'bad.json'), (error: unknown) => {
-      assert.ok(error instanceof TraceFormatError);
-      assert.match(error.message, /^bad\.json at line 3, column \d+: invalid JSON/);
-      return true;
-    });
+    assert.throws(
+      () => rawInputFromText('{\n  "a": 1,\n  "b": }', 'bad.json'),
+      (error: unknown) => {
+        assert.ok(error instanceof TraceFormatError);
+        assert.match(error.message, /^bad\.json at line 3, column \d+: invalid JSON/);
+        return true;
+      },
+    );
   });
 
   it('says a truncated file is truncated', () => {
-    assert.throws(() => rawInputFromText('{"history": [', 'cut.json'), /cut\.json: the JSON ends too early/);
+    assert.throws(
+      () => rawInputFromText('{"history": [', 'cut.json'),
+      /cut\.json: the JSON ends too early/,
+    );
   });
 
   it('reads JSON Lines by extension and by shape', () => {
-    assert.deepEqual(rawInputFromText('{"a": 1}\n{"a": 2}\n', 'x.jsonl'), { kind: 'jsonl', records: [{ a: 1 }, { a: 2 }] });
-    assert.deepEqual(rawInputFromText('{"a": 1}\n{"a": 2}\n', 'x.json'), { kind: 'jsonl', records: [{ a: 1 }, { a: 2 }] });
+    assert.deepEqual(rawInputFromText('{"a": 1}\n{"a": 2}\n', 'x.jsonl'), {
+      kind: 'jsonl',
+      records: [{ a: 1 }, { a: 2 }],
+    });
+    assert.deepEqual(rawInputFromText('{"a": 1}\n{"a": 2}\n', 'x.json'), {
+      kind: 'jsonl',
+      records: [{ a: 1 }, { a: 2 }],
+    });
   });
 
   it('names the bad line of JSON Lines', () => {
@@ -44,7 +56,10 @@ describe('reading trace files', () => {
       const handle = await open(file, 'w');
       await handle.truncate(2 * 1024 ** 3); // sparse: no disk space used
       await handle.close();
-      await assert.rejects(readRawInput(file), /huge\.json: the file is 2\.0 GB; faultline reads trace files up to 512 MB/);
+      await assert.rejects(
+        readRawInput(file),
+        /huge\.json: the file is 2\.0 GB; faultline reads trace files up to 512 MB/,
+      );
     } finally {
       await rm(folder, { recursive: true, force: true });
     }

@@ -43,12 +43,20 @@ function lineAndColumn(text: string, offset: number): string {
  */
 function describeJsonError(text: string): { problem: string; position?: string } {
   const errors: ParseError[] = [];
-  parseTolerant(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
+  parseTolerant(text, errors, {
+    disallowComments: true,
+    allowTrailingComma: false,
+    allowEmptyContent: false,
+  });
   const first = errors[0];
   if (!first) return { problem: 'invalid JSON' };
-  const atEnd = first.offset >= text.trimEnd().length || printParseErrorCode(first.error) === 'UnexpectedEndOfString';
+  const atEnd =
+    first.offset >= text.trimEnd().length ||
+    printParseErrorCode(first.error) === 'UnexpectedEndOfString';
   if (atEnd) return { problem: 'the JSON ends too early (is the file truncated?)' };
-  const code = printParseErrorCode(first.error).replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+  const code = printParseErrorCode(first.error)
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .toLowerCase();
   return { problem: `invalid JSON: ${code}`, position: lineAndColumn(text, first.offset) };
 }
 
@@ -89,7 +97,8 @@ function looksLikeJsonLines(text: string): boolean {
 export function rawInputFromText(text: string, file: string): RawInput {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   if (body.trim().length === 0) throw new TraceFormatError(file, 'the file is empty');
-  if (/\.jsonl$|\.ndjson$/i.test(file)) return { kind: 'jsonl', records: parseJsonLines(body, file) };
+  if (/\.jsonl$|\.ndjson$/i.test(file))
+    return { kind: 'jsonl', records: parseJsonLines(body, file) };
   try {
     return { kind: 'json', value: JSON.parse(body) };
   } catch (error) {
@@ -104,9 +113,15 @@ export function rawInputFromBytes(bytes: Uint8Array, file: string): RawInput {
   const header = Buffer.from(bytes.subarray(0, 16)).toString('latin1');
   if (header === SQLITE_MAGIC) return { kind: 'sqlite', bytes };
   if (bytes.length > 0 && bytes.indexOf(0) !== -1 && bytes.indexOf(0) < 4096) {
-    throw new TraceFormatError(file, 'this is a binary file, not a JSON, JSON Lines or SQLite trace');
+    throw new TraceFormatError(
+      file,
+      'this is a binary file, not a JSON, JSON Lines or SQLite trace',
+    );
   }
-  return rawInputFromText(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'), file);
+  return rawInputFromText(
+    Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'),
+    file,
+  );
 }
 
 /** Reads a trace file from disk, refusing files too large to parse safely. */
@@ -119,7 +134,12 @@ export async function readRawInput(file: string): Promise<RawInput> {
   } catch (error) {
     if (error instanceof TraceFormatError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
-    const problem = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : `cannot read (${code ?? String(error)})`;
+    const problem =
+      code === 'ENOENT'
+        ? 'no such file'
+        : code === 'EACCES'
+          ? 'permission denied'
+          : `cannot read (${code ?? String(error)})`;
     throw new TraceFormatError(file, problem, { cause: error });
   }
   if (size > MAX_TRACE_BYTES) {

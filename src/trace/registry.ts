@@ -43,7 +43,10 @@ export function listFormats(): TraceFormat[] {
 /** The format named `name`, or a UserError listing the valid names. */
 export function getFormat(name: string): TraceFormat {
   const format = formats.get(name);
-  if (!format) throw new UserError(`unknown format "${name}"; choose one of: ${[...formats.keys()].join(', ')}`);
+  if (!format)
+    throw new UserError(
+      `unknown format "${name}"; choose one of: ${[...formats.keys()].join(', ')}`,
+    );
   return format;
 }
 

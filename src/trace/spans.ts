@@ -28,7 +28,8 @@ export interface NeutralSpan {
 
 /** Parses an ISO time (or epoch seconds) into a sortable nanosecond BigInt; 0 when unknown. */
 export function sortKeyOfTime(value: unknown): bigint {
-  if (typeof value === 'number' && Number.isFinite(value)) return BigInt(Math.round(value * 1e6)) * 1000n;
+  if (typeof value === 'number' && Number.isFinite(value))
+    return BigInt(Math.round(value * 1e6)) * 1000n;
   if (typeof value !== 'string' || value.length === 0) return 0n;
   if (/^\d+$/.test(value)) return BigInt(value);
   const iso = /[zZ]|[+-]\d\d:?\d\d$/.test(value) ? value : `${value}Z`;
@@ -76,7 +77,13 @@ export function stepsFromSpans(spans: readonly NeutralSpan[]): DraftStep[] {
 
   const ordered = spans
     .map((span, order) => ({ span, order }))
-    .sort((left, right) => (left.span.start < right.span.start ? -1 : left.span.start > right.span.start ? 1 : left.order - right.order));
+    .sort((left, right) =>
+      left.span.start < right.span.start
+        ? -1
+        : left.span.start > right.span.start
+          ? 1
+          : left.order - right.order,
+    );
 
   const steps: DraftStep[] = [];
   for (const { span } of ordered) {
@@ -95,7 +102,12 @@ export function stepsFromSpans(spans: readonly NeutralSpan[]): DraftStep[] {
         steps.push({ ...base, speaker: span.name, role: 'tool', content });
         break;
       case 'handoff':
-        steps.push({ ...base, speaker: span.name, role: 'agent', content: content || `handoff to ${span.target ?? 'another agent'}` });
+        steps.push({
+          ...base,
+          speaker: span.name,
+          role: 'agent',
+          content: content || `handoff to ${span.target ?? 'another agent'}`,
+        });
         break;
       case 'agent':
         if (!agentsWithModelCalls.has(span.id) && (content.length > 0 || span.error)) {
@@ -103,7 +115,13 @@ export function stepsFromSpans(spans: readonly NeutralSpan[]): DraftStep[] {
         }
         break;
       case 'other':
-        if (span.error) steps.push({ ...base, speaker: enclosingAgent(span) ?? span.name, role: 'system', content });
+        if (span.error)
+          steps.push({
+            ...base,
+            speaker: enclosingAgent(span) ?? span.name,
+            role: 'system',
+            content,
+          });
         break;
     }
   }

@@ -34,7 +34,11 @@ const column = (name: FeatureName) => {
 };
 
 /** The agents that may be blamed and their feature rows (one per agent, in order of appearance). */
-export function computeAgentFeatures(trace: Trace, stepRows: readonly number[][], probabilities: readonly number[]): { agents: string[]; rows: number[][] } {
+export function computeAgentFeatures(
+  trace: Trace,
+  stepRows: readonly number[][],
+  probabilities: readonly number[],
+): { agents: string[]; rows: number[][] } {
   const columns = {
     verifier: column('kind_verifier'),
     web: column('kind_web'),
@@ -61,7 +65,8 @@ export function computeAgentFeatures(trace: Trace, stepRows: readonly number[][]
   for (const [agent, indices] of stepsOf) {
     const rowsOf = indices.map((index) => stepRows[index]!);
     const max = (feature: number) => Math.max(...rowsOf.map((row) => row[feature]!));
-    const share = (feature: number) => rowsOf.reduce((sum, row) => sum + row[feature]!, 0) / rowsOf.length;
+    const share = (feature: number) =>
+      rowsOf.reduce((sum, row) => sum + row[feature]!, 0) / rowsOf.length;
     const mass = indices.reduce((sum, index) => sum + probabilities[index]!, 0);
     const best = Math.max(...indices.map((index) => probabilities[index]!));
     agents.push(agent);

@@ -4,7 +4,13 @@
  */
 import { fileURLToPath } from 'node:url';
 import type { Trace } from '../../trace/model.js';
-import { NO_USAGE, type Attribution, type AttributeOptions, type AttributionMethod, type Candidate } from '../method.js';
+import {
+  NO_USAGE,
+  type Attribution,
+  type AttributeOptions,
+  type AttributionMethod,
+  type Candidate,
+} from '../method.js';
 import { computeAgentFeatures } from './agent-features.js';
 import { scoreRows, softmax } from './conditional-logit.js';
 import { explainStep } from './evidence.js';
@@ -12,7 +18,9 @@ import { readModelFile, type OfflineModel } from './model.js';
 import { stepInputs, stepProbabilitiesOf } from './train.js';
 
 /** Where the shipped model lives: `models/` at the package root, from src/ and dist/ alike. */
-export const DEFAULT_MODEL_PATH = fileURLToPath(new URL('../../../models/offline-model.json', import.meta.url));
+export const DEFAULT_MODEL_PATH = fileURLToPath(
+  new URL('../../../models/offline-model.json', import.meta.url),
+);
 
 /** Everything the model concludes about a trace, before it is phrased as an Attribution. */
 export interface OfflinePrediction {
@@ -25,11 +33,18 @@ export interface OfflinePrediction {
 }
 
 /** Scores a trace's steps and agents. */
-export function predictOffline(trace: Trace, model: OfflineModel, options: AttributeOptions = {}): OfflinePrediction {
+export function predictOffline(
+  trace: Trace,
+  model: OfflineModel,
+  options: AttributeOptions = {},
+): OfflinePrediction {
   const { rows, mask } = stepInputs(trace, options.useGroundTruth !== false);
   const stepProbabilities = stepProbabilitiesOf(model.step, rows, mask);
   const agentInputs = computeAgentFeatures(trace, rows, stepProbabilities);
-  const agentProbabilities = softmax(scoreRows(model.agent, agentInputs.rows), agentInputs.rows.map(() => true));
+  const agentProbabilities = softmax(
+    scoreRows(model.agent, agentInputs.rows),
+    agentInputs.rows.map(() => true),
+  );
   const agents = agentInputs.agents
     .map((agent, index) => ({ agent, probability: agentProbabilities[index]! }))
     .sort((left, right) => right.probability - left.probability);
@@ -39,7 +54,11 @@ export function predictOffline(trace: Trace, model: OfflineModel, options: Attri
 const round = (value: number) => Number(value.toFixed(4));
 
 /** Attributes one trace with a loaded model. Synchronous, no I/O. */
-export function attributeWithModel(trace: Trace, model: OfflineModel, options: AttributeOptions = {}): Attribution {
+export function attributeWithModel(
+  trace: Trace,
+  model: OfflineModel,
+  options: AttributeOptions = {},
+): Attribution {
   const { rows, stepProbabilities, agents } = predictOffline(trace, model, options);
   const ranked = stepProbabilities
     .map((score, step) => ({ step, score }))
@@ -52,7 +71,13 @@ export function attributeWithModel(trace: Trace, model: OfflineModel, options: A
     stepAgent === responsible.agent
       ? evidence
       : `${responsible.agent} is the most likely responsible agent overall; the single most likely decisive step is by another agent. ${evidence}`;
-  const candidates: Candidate[] = ranked.slice(0, 3).map((entry) => ({ step: entry.step, agent: trace.steps[entry.step]!.agent, score: round(entry.score) }));
+  const candidates: Candidate[] = ranked
+    .slice(0, 3)
+    .map((entry) => ({
+      step: entry.step,
+      agent: trace.steps[entry.step]!.agent,
+      score: round(entry.score),
+    }));
   return {
     agent: responsible.agent,
     step: best.step,
@@ -77,7 +102,8 @@ export function loadOfflineModel(path: string = DEFAULT_MODEL_PATH): OfflineMode
 export function createOfflineMethod(modelPath?: string): AttributionMethod {
   return {
     name: 'offline',
-    description: 'learned step and agent model; offline, no API key, milliseconds per trace (default)',
+    description:
+      'learned step and agent model; offline, no API key, milliseconds per trace (default)',
     async attribute(trace, options) {
       return attributeWithModel(trace, loadOfflineModel(modelPath), options);
     },

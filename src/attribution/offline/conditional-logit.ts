@@ -33,7 +33,8 @@ export function scoreRows(scorer: LinearScorer, rows: readonly number[][]): numb
   return rows.map((row) => {
     let score = 0;
     for (let column = 0; column < row.length; column += 1) {
-      score += scorer.weights[column]! * ((row[column]! - scorer.mean[column]!) / scorer.scale[column]!);
+      score +=
+        scorer.weights[column]! * ((row[column]! - scorer.mean[column]!) / scorer.scale[column]!);
     }
     return score;
   });
@@ -42,14 +43,18 @@ export function scoreRows(scorer: LinearScorer, rows: readonly number[][]): numb
 /** Softmax over the masked-in entries; masked-out entries get probability 0. */
 export function softmax(scores: readonly number[], mask: readonly boolean[]): number[] {
   let max = -Infinity;
-  for (let index = 0; index < scores.length; index += 1) if (mask[index] && scores[index]! > max) max = scores[index]!;
+  for (let index = 0; index < scores.length; index += 1)
+    if (mask[index] && scores[index]! > max) max = scores[index]!;
   const exps = scores.map((score, index) => (mask[index] ? Math.exp(score - max) : 0));
   const total = exps.reduce((sum, value) => sum + value, 0);
   return exps.map((value) => (total > 0 ? value / total : 0));
 }
 
 /** Column means and scales over every allowed item (scale 1 for constant columns). */
-function standardisation(lists: readonly LabelledList[], width: number): { mean: number[]; scale: number[] } {
+function standardisation(
+  lists: readonly LabelledList[],
+  width: number,
+): { mean: number[]; scale: number[] } {
   const sum = new Array<number>(width).fill(0);
   const squares = new Array<number>(width).fill(0);
   let count = 0;
@@ -75,7 +80,13 @@ function standardisation(lists: readonly LabelledList[], width: number): { mean:
  * Mean log-likelihood of the labels minus the L2 penalty; with `derivatives`, also its gradient and
  * Hessian, from which Newton's method takes its steps.
  */
-function objective(lists: readonly LabelledList[], flat: readonly Float64Array[], weights: Float64Array, l2: number, derivatives: boolean) {
+function objective(
+  lists: readonly LabelledList[],
+  flat: readonly Float64Array[],
+  weights: Float64Array,
+  l2: number,
+  derivatives: boolean,
+) {
   const width = weights.length;
   const gradient = new Float64Array(width);
   const hessian = derivatives ? Array.from({ length: width }, () => new Float64Array(width)) : [];
@@ -89,7 +100,8 @@ function objective(lists: readonly LabelledList[], flat: readonly Float64Array[]
     for (let index = 0; index < count; index += 1) {
       if (!list.mask[index]) continue;
       let score = 0;
-      for (let column = 0; column < width; column += 1) score += weights[column]! * values[index * width + column]!;
+      for (let column = 0; column < width; column += 1)
+        score += weights[column]! * values[index * width + column]!;
       scores[index] = score;
       if (score > max) max = score;
     }
@@ -104,10 +116,12 @@ function objective(lists: readonly LabelledList[], flat: readonly Float64Array[]
     expected.fill(0);
     for (let index = 0; index < count; index += 1) {
       scores[index] = scores[index]! / total;
-      for (let column = 0; column < width; column += 1) expected[column]! += scores[index]! * values[index * width + column]!;
+      for (let column = 0; column < width; column += 1)
+        expected[column]! += scores[index]! * values[index * width + column]!;
     }
     const labelOffset = list.label * width;
-    for (let column = 0; column < width; column += 1) gradient[column]! += values[labelOffset + column]! - expected[column]!;
+    for (let column = 0; column < width; column += 1)
+      gradient[column]! += values[labelOffset + column]! - expected[column]!;
     // Hessian of the log-likelihood: -(E[x xᵀ] - E[x] E[x]ᵀ), the covariance under the softmax.
     for (let index = 0; index < count; index += 1) {
       const probability = scores[index]!;
@@ -117,7 +131,8 @@ function objective(lists: readonly LabelledList[], flat: readonly Float64Array[]
         const centred = probability * (values[offset + row]! - expected[row]!);
         if (centred === 0) continue;
         const hessianRow = hessian[row]!;
-        for (let column = 0; column < width; column += 1) hessianRow[column]! -= centred * (values[offset + column]! - expected[column]!);
+        for (let column = 0; column < width; column += 1)
+          hessianRow[column]! -= centred * (values[offset + column]! - expected[column]!);
       }
     }
   });
@@ -128,18 +143,30 @@ function objective(lists: readonly LabelledList[], flat: readonly Float64Array[]
     gradient[column] = gradient[column]! / lists_ - l2 * weights[column]!;
   }
   for (let row = 0; row < hessian.length; row += 1) {
-    for (let column = 0; column < width; column += 1) hessian[row]![column] = hessian[row]![column]! / lists_ - (row === column ? l2 : 0);
+    for (let column = 0; column < width; column += 1)
+      hessian[row]![column] = hessian[row]![column]! / lists_ - (row === column ? l2 : 0);
   }
   return { value: value / lists_ - (l2 / 2) * penalty, gradient, hessian };
 }
 
 /** Fits a scorer on labelled lists. Lists whose label is out of range or masked out are skipped. */
-export function fitConditionalLogit(lists: readonly LabelledList[], width: number, settings: FitSettings): LinearScorer {
-  const usable = lists.filter((list) => list.label >= 0 && list.label < list.rows.length && list.mask[list.label]);
+export function fitConditionalLogit(
+  lists: readonly LabelledList[],
+  width: number,
+  settings: FitSettings,
+): LinearScorer {
+  const usable = lists.filter(
+    (list) => list.label >= 0 && list.label < list.rows.length && list.mask[list.label],
+  );
   const { mean, scale } = standardisation(usable, width);
   const flat = usable.map((list) => {
     const values = new Float64Array(list.rows.length * width);
-    list.rows.forEach((row, index) => row.forEach((value, column) => (values[index * width + column] = (value - mean[column]!) / scale[column]!)));
+    list.rows.forEach((row, index) =>
+      row.forEach(
+        (value, column) =>
+          (values[index * width + column] = (value - mean[column]!) / scale[column]!),
+      ),
+    );
     return values;
   });
 

@@ -5,53 +5,80 @@
 import type { Trace } from '../../trace/model.js';
 import { FEATURE_NAMES, type FeatureName } from './features.js';
 import type { LinearScorer } from './conditional-logit.js';
-import { ERROR_OUTPUT, HEDGING, INABILITY, CONCLUSION, CORRECTION, AGREEMENT } from './text-signals.js';
+import {
+  ERROR_OUTPUT,
+  HEDGING,
+  INABILITY,
+  CONCLUSION,
+  CORRECTION,
+  AGREEMENT,
+} from './text-signals.js';
 
 /** How each signal reads in a reason, and which line pattern to quote for it. */
-const PHRASES: Partial<Record<FeatureName, { text: string; quote?: RegExp; quoteNext?: boolean }>> = {
-  next_error: { text: 'the tool output right after it fails', quote: ERROR_OUTPUT, quoteNext: true },
-  next_empty: { text: 'the tool output right after it is empty' },
-  next_correction: { text: 'the next agent corrects it', quote: CORRECTION, quoteNext: true },
-  hedging: { text: 'it assumes or makes up data instead of obtaining it', quote: HEDGING },
-  inability: { text: 'it gives up on part of the task', quote: INABILITY },
-  conclusion: { text: 'it asserts a conclusion', quote: CONCLUSION },
-  agreement: { text: 'it approves earlier work', quote: AGREEMENT },
-  claim_without_tool: { text: 'it states figures without running a tool', quote: /\d/ },
-  introduces_final_numbers: { text: 'it introduces figures that end up in the final answer', quote: /\d/ },
-  novel_numbers_log: { text: 'it introduces new figures', quote: /\d/ },
-  first_actor: { text: 'it is the first agent action, which sets the plan the run follows' },
-  agent_first_turn: { text: "it is this agent's first turn" },
-  first_after_first_error: { text: 'it is the first response to the first failure' },
-  has_code: { text: 'it writes the code the run depends on', quote: /```/ },
-  web_action: { text: 'it is a navigation action', quote: /(clicked|typed|visited|search)/i },
-  similar_to_own_previous: { text: 'it repeats its own previous turn' },
-  similar_to_any_previous: { text: 'it repeats earlier content' },
-  speaker_directive: { text: 'it is an instruction to another agent' },
-  speaker_thought: { text: "it is the orchestrator's own reasoning" },
-  planning: { text: 'it lays out a plan', quote: /plan/i },
-  own_error_output: { text: 'it reports an error', quote: ERROR_OUTPUT },
-  recorded_error: { text: 'the log records an error here' },
-  mentions_answer: { text: 'it mentions the expected answer' },
-  errors_after_share: { text: 'failures follow it' },
-  next_review_no_progress: { text: 'the next progress review finds no progress' },
-  next_review_loop: { text: 'the next progress review finds the run in a loop' },
-  cause_of_first_stall: { text: 'it is the last action before the run first stalls' },
-};
+const PHRASES: Partial<Record<FeatureName, { text: string; quote?: RegExp; quoteNext?: boolean }>> =
+  {
+    next_error: {
+      text: 'the tool output right after it fails',
+      quote: ERROR_OUTPUT,
+      quoteNext: true,
+    },
+    next_empty: { text: 'the tool output right after it is empty' },
+    next_correction: { text: 'the next agent corrects it', quote: CORRECTION, quoteNext: true },
+    hedging: { text: 'it assumes or makes up data instead of obtaining it', quote: HEDGING },
+    inability: { text: 'it gives up on part of the task', quote: INABILITY },
+    conclusion: { text: 'it asserts a conclusion', quote: CONCLUSION },
+    agreement: { text: 'it approves earlier work', quote: AGREEMENT },
+    claim_without_tool: { text: 'it states figures without running a tool', quote: /\d/ },
+    introduces_final_numbers: {
+      text: 'it introduces figures that end up in the final answer',
+      quote: /\d/,
+    },
+    novel_numbers_log: { text: 'it introduces new figures', quote: /\d/ },
+    first_actor: { text: 'it is the first agent action, which sets the plan the run follows' },
+    agent_first_turn: { text: "it is this agent's first turn" },
+    first_after_first_error: { text: 'it is the first response to the first failure' },
+    has_code: { text: 'it writes the code the run depends on', quote: /```/ },
+    web_action: { text: 'it is a navigation action', quote: /(clicked|typed|visited|search)/i },
+    similar_to_own_previous: { text: 'it repeats its own previous turn' },
+    similar_to_any_previous: { text: 'it repeats earlier content' },
+    speaker_directive: { text: 'it is an instruction to another agent' },
+    speaker_thought: { text: "it is the orchestrator's own reasoning" },
+    planning: { text: 'it lays out a plan', quote: /plan/i },
+    own_error_output: { text: 'it reports an error', quote: ERROR_OUTPUT },
+    recorded_error: { text: 'the log records an error here' },
+    mentions_answer: { text: 'it mentions the expected answer' },
+    errors_after_share: { text: 'failures follow it' },
+    next_review_no_progress: { text: 'the next progress review finds no progress' },
+    next_review_loop: { text: 'the next progress review finds the run in a loop' },
+    cause_of_first_stall: { text: 'it is the last action before the run first stalls' },
+  };
 
 function quoteLine(text: string, pattern: RegExp | undefined): string | undefined {
-  const lines = text.split(/\r?\n/).map((line) => line.trim()).filter((line) => line.length > 0 && !line.startsWith('```'));
-  const line = (pattern ? lines.find((candidate) => pattern.test(candidate)) : undefined) ?? (pattern ? undefined : lines[0]);
+  const lines = text
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line.length > 0 && !line.startsWith('```'));
+  // Phrase patterns are written for lower-cased text.
+  const line =
+    (pattern ? lines.find((candidate) => pattern.test(candidate.toLowerCase())) : undefined) ??
+    (pattern ? undefined : lines[0]);
   if (!line) return undefined;
   return line.length > 160 ? `${line.slice(0, 157)}...` : line;
 }
 
 /** A reason for blaming `stepIndex`, from its features' contributions to the score. */
-export function explainStep(trace: Trace, stepIndex: number, row: readonly number[], scorer: LinearScorer): string {
+export function explainStep(
+  trace: Trace,
+  stepIndex: number,
+  row: readonly number[],
+  scorer: LinearScorer,
+): string {
   const step = trace.steps[stepIndex]!;
   const contributions = FEATURE_NAMES.map((name, column) => ({
     feature: name,
     value: row[column]!,
-    contribution: scorer.weights[column]! * ((row[column]! - scorer.mean[column]!) / scorer.scale[column]!),
+    contribution:
+      scorer.weights[column]! * ((row[column]! - scorer.mean[column]!) / scorer.scale[column]!),
   }))
     .filter((entry) => entry.value !== 0 && entry.contribution > 0 && PHRASES[entry.feature])
     .sort((left, right) => right.contribution - left.contribution)
@@ -65,10 +92,15 @@ export function explainStep(trace: Trace, stepIndex: number, row: readonly numbe
     const source = phrase.quoteNext ? trace.steps[stepIndex + 1] : step;
     const quote = source && phrase.quote ? quoteLine(source.content, phrase.quote) : undefined;
     if (quote && !quotes.some((existing) => existing.includes(quote))) {
-      quotes.push(source === step ? `"${quote}"` : `step ${source!.index} (${source!.agent}): "${quote}"`);
+      quotes.push(
+        source === step ? `"${quote}"` : `step ${source!.index} (${source!.agent}): "${quote}"`,
+      );
     }
   }
-  const because = parts.length > 0 ? parts.join('; ') : 'its position and role make it the most likely decisive step';
+  const because =
+    parts.length > 0
+      ? parts.join('; ')
+      : 'its position and role make it the most likely decisive step';
   const fallbackQuote = quotes.length === 0 ? quoteLine(step.content, undefined) : undefined;
   if (fallbackQuote) quotes.push(`"${fallbackQuote}"`);
   return `${step.agent} at step ${stepIndex}: ${because}.${quotes.length > 0 ? ` Evidence: ${quotes.join(' / ')}` : ''}`;

@@ -35,6 +35,22 @@ const KIND_PATTERNS = {
   assistant: /assistant/i,
 } as const;
 
+type Kind = keyof typeof KIND_PATTERNS;
+const kindCache = new Map<string, Record<Kind, number>>();
+
+/** Role families of an agent name (cached: names repeat on every step). */
+function kindsOf(name: string): Record<Kind, number> {
+  let kinds = kindCache.get(name);
+  if (!kinds) {
+    kinds = Object.fromEntries(
+      Object.entries(KIND_PATTERNS).map(([kind, pattern]) => [kind, pattern.test(name) ? 1 : 0]),
+    ) as Record<Kind, number>;
+    if (kindCache.size > 10_000) kindCache.clear();
+    kindCache.set(name, kinds);
+  }
+  return kinds;
+}
+
 /** The per-step signals. */
 const BASE_FEATURES = [
   'pos_rel',
@@ -113,7 +129,8 @@ export const FEATURE_NAMES: readonly FeatureName[] = BASE_FEATURES;
 /** A planner's progress review: Magentic-One's ledger and similar JSON self-assessments. */
 const NO_PROGRESS = /"is_progress_being_made"\s*:\s*\{[^}]*"answer"\s*:\s*false/i;
 const IN_LOOP = /"is_in_loop"\s*:\s*\{[^}]*"answer"\s*:\s*true/i;
-const STALL_TEXT = /\b(no progress|not making progress|stuck|in a loop|going in circles|repeat(ed|ing) the same)\b/i;
+const STALL_TEXT =
+  /\b(no progress|not making progress|stuck|in a loop|going in circles|repeat(ed|ing) the same)\b/;
 
 /** Per-step text facts computed once and reused by neighbouring steps' features. */
 interface StepFacts {
@@ -123,13 +140,30 @@ interface StepFacts {
   isEmptyOutput: boolean;
   isCorrection: boolean;
   isActor: boolean;
-  /** A review step that judges the run as not progressing or looping. */
+  /** A progress review (a planner's ledger), and whether it judges the run stalled or looping. */
+  isReview: boolean;
   reviewStalled: boolean;
   reviewLoop: boolean;
+  /** Phrase signals; only read in actor steps, where they describe what the agent did. */
+  phrases: Record<
+    'hedging' | 'inability' | 'conclusion' | 'agreement' | 'planning' | 'webAction',
+    boolean
+  >;
 }
 
+const NO_PHRASES: StepFacts['phrases'] = {
+  hedging: false,
+  inability: false,
+  conclusion: false,
+  agreement: false,
+  planning: false,
+  webAction: false,
+};
+
 /** Longest content read per step: signals sit at the head and tail; this bounds cost on huge steps. */
-const MAX_SCAN = 20_000;
+const MAX_SCAN = 2_400;
+/** How many earlier steps a step is compared with when looking for repetition. */
+const SIMILARITY_WINDOW = 4;
 
 function scanText(content: string): string {
   if (content.length <= MAX_SCAN) return content;
@@ -138,18 +172,39 @@ function scanText(content: string): string {
 
 const isActor = (step: Step) => step.role === 'agent';
 
+/** Word sets feed similarity and overlap only; their head and tail are enough and keep them cheap. */
+const WORD_SCAN = 1_500;
+
 function factsOf(step: Step): StepFacts {
   const text = scanText(step.content);
+  const wordText =
+    text.length <= WORD_SCAN ? text : `${text.slice(0, WORD_SCAN - 300)} ${text.slice(-300)}`;
   const toolLike = step.role === 'tool' || (step.toolResults?.length ?? 0) > 0;
+  const actor = isActor(step);
+  const lower = actor ? text.toLowerCase() : '';
   return {
-    words: wordsIn(text),
+    words: wordsIn(wordText),
     numbers: numbersIn(text),
-    isErrorOutput: (toolLike && ERROR_OUTPUT.test(text)) || Boolean(step.error) || (step.toolResults ?? []).some((result) => result.isError),
+    isErrorOutput:
+      (toolLike && ERROR_OUTPUT.test(text)) ||
+      Boolean(step.error) ||
+      (step.toolResults ?? []).some((result) => result.isError),
     isEmptyOutput: toolLike && EMPTY_OUTPUT.test(text.trim()),
-    isCorrection: isActor(step) && CORRECTION.test(text),
-    isActor: isActor(step),
-    reviewStalled: NO_PROGRESS.test(text) || (step.role !== 'tool' && STALL_TEXT.test(text)),
-    reviewLoop: IN_LOOP.test(text),
+    isCorrection: actor && CORRECTION.test(lower),
+    isActor: actor,
+    isReview: actor && text.includes('is_progress_being_made'),
+    reviewStalled: actor && (NO_PROGRESS.test(text) || STALL_TEXT.test(lower)),
+    reviewLoop: actor && IN_LOOP.test(text),
+    phrases: actor
+      ? {
+          hedging: HEDGING.test(lower),
+          inability: INABILITY.test(lower),
+          conclusion: CONCLUSION.test(lower),
+          agreement: AGREEMENT.test(lower),
+          planning: PLANNING.test(lower),
+          webAction: WEB_ACTION.test(lower),
+        }
+      : NO_PHRASES,
   };
 }
 
@@ -164,12 +219,20 @@ export function computeFeatures(trace: Trace): number[][] {
   const answer = trace.groundTruth ?? '';
 
   // The run's own final claim: numbers in the last actor step that are not in the task.
-  const lastActor = [...facts.keys()].reverse().find((index) => facts[index]!.isActor && !/^\s*TERMINATE\s*$/.test(steps[index]!.content));
-  const finalNumbers = new Set([...(lastActor === undefined ? [] : facts[lastActor]!.numbers)].filter((number) => !questionNumbers.has(number)));
+  const lastActor = [...facts.keys()]
+    .reverse()
+    .find((index) => facts[index]!.isActor && !/^\s*TERMINATE\s*$/.test(steps[index]!.content));
+  const finalNumbers = new Set(
+    [...(lastActor === undefined ? [] : facts[lastActor]!.numbers)].filter(
+      (number) => !questionNumbers.has(number),
+    ),
+  );
 
   const firstError = facts.findIndex((fact) => fact.isErrorOutput);
   const errorCountAfter: number[] = new Array<number>(count).fill(0);
-  for (let index = count - 2; index >= 0; index -= 1) errorCountAfter[index] = errorCountAfter[index + 1]! + (facts[index + 1]!.isErrorOutput ? 1 : 0);
+  for (let index = count - 2; index >= 0; index -= 1)
+    errorCountAfter[index] =
+      errorCountAfter[index + 1]! + (facts[index + 1]!.isErrorOutput ? 1 : 0);
 
   // The next actor step after each index, found in one backward pass (no quadratic scans).
   const nextActorAfter: (StepFacts | undefined)[] = new Array<StepFacts | undefined>(count);
@@ -180,9 +243,13 @@ export function computeFeatures(trace: Trace): number[][] {
 
   // The next review verdict after each step, and the actor step that preceded the first stall.
   const nextReview: ({ stalled: boolean; loop: boolean } | undefined)[] = new Array(count);
-  for (let index = count - 1, following: { stalled: boolean; loop: boolean } | undefined; index >= 0; index -= 1) {
+  for (
+    let index = count - 1, following: { stalled: boolean; loop: boolean } | undefined;
+    index >= 0;
+    index -= 1
+  ) {
     nextReview[index] = following;
-    if (NO_PROGRESS.test(steps[index]!.content) || IN_LOOP.test(steps[index]!.content) || /is_progress_being_made/.test(steps[index]!.content)) {
+    if (facts[index]!.isReview || facts[index]!.reviewStalled || facts[index]!.reviewLoop) {
       following = { stalled: facts[index]!.reviewStalled, loop: facts[index]!.reviewLoop };
     }
   }
@@ -199,15 +266,26 @@ export function computeFeatures(trace: Trace): number[][] {
 
   // How much of the run each agent speaks, and the final claim's own words (not the task's).
   const stepsOfAgent = new Map<string, number>();
-  for (const step of steps) if (step.role === 'agent') stepsOfAgent.set(step.agent, (stepsOfAgent.get(step.agent) ?? 0) + 1);
+  for (const step of steps)
+    if (step.role === 'agent')
+      stepsOfAgent.set(step.agent, (stepsOfAgent.get(step.agent) ?? 0) + 1);
   const mostActive = Math.max(0, ...stepsOfAgent.values());
-  const finalWords = new Set([...(lastActor === undefined ? [] : facts[lastActor]!.words)].filter((word) => !questionWords.has(word)));
+  const finalWords = new Set(
+    [...(lastActor === undefined ? [] : facts[lastActor]!.words)].filter(
+      (word) => !questionWords.has(word),
+    ),
+  );
   const seenWords = new Set(questionWords);
   // The last step that does real work: not a bare TERMINATE, not a termination notice.
   let lastSubstantive = -1;
   for (let index = count - 1; index >= 0; index -= 1) {
     const step = steps[index]!;
-    if (step.role === 'human' || /^\s*TERMINATE\s*$/.test(step.content) || /\((termination|final answer)/i.test(step.speaker)) continue;
+    if (
+      step.role === 'human' ||
+      /^\s*TERMINATE\s*$/.test(step.content) ||
+      /\((termination|final answer)/i.test(step.speaker)
+    )
+      continue;
     lastSubstantive = index;
     break;
   }
@@ -246,15 +324,21 @@ export function computeFeatures(trace: Trace): number[][] {
       if (!seenWords.has(word) && finalWords.has(word)) introducesWords += 1;
     }
     const previousSpeakers = [steps[index - 1]?.speaker ?? '', steps[index - 2]?.speaker ?? ''];
-    const directedHere = previousSpeakers.some((speaker) => speaker.includes('->') && speaker.toLowerCase().includes(`-> ${name.toLowerCase()}`));
+    const directedHere = previousSpeakers.some(
+      (speaker) =>
+        speaker.includes('->') && speaker.toLowerCase().includes(`-> ${name.toLowerCase()}`),
+    );
     let maxSimilarity = 0;
-    for (let earlier = Math.max(0, index - 12); earlier < index; earlier += 1) {
+    for (let earlier = Math.max(0, index - SIMILARITY_WINDOW); earlier < index; earlier += 1) {
       maxSimilarity = Math.max(maxSimilarity, jaccard(fact.words, facts[earlier]!.words));
     }
     const firstActor = fact.isActor && !firstActorSeen;
-    const firstAfterFirstError = fact.isActor && firstError !== -1 && index > firstError && !firstAfterErrorSeen;
+    const firstAfterFirstError =
+      fact.isActor && firstError !== -1 && index > firstError && !firstAfterErrorSeen;
     const mentionsAnswer = answer ? mentions(text, answer) : false;
 
+    const kinds = kindsOf(name);
+    const code = hasCode(text);
     const values: Record<FeatureName, number> = {
       pos_rel: relative,
       pos_rel_sq: relative * relative,
@@ -270,27 +354,27 @@ export function computeFeatures(trace: Trace): number[][] {
       agent_turn_log: Math.log1p(turn),
       role_tool: step.role === 'tool' ? 1 : 0,
       role_system: step.role === 'system' ? 1 : 0,
-      kind_orchestrator: KIND_PATTERNS.orchestrator.test(name) ? 1 : 0,
-      kind_verifier: KIND_PATTERNS.verifier.test(name) ? 1 : 0,
-      kind_web: KIND_PATTERNS.web.test(name) ? 1 : 0,
-      kind_file: KIND_PATTERNS.file.test(name) ? 1 : 0,
-      kind_coder: KIND_PATTERNS.coder.test(name) ? 1 : 0,
-      kind_assistant: KIND_PATTERNS.assistant.test(name) ? 1 : 0,
+      kind_orchestrator: kinds.orchestrator,
+      kind_verifier: kinds.verifier,
+      kind_web: kinds.web,
+      kind_file: kinds.file,
+      kind_coder: kinds.coder,
+      kind_assistant: kinds.assistant,
       speaker_directive: step.speaker.includes('->') ? 1 : 0,
       speaker_thought: /\(thought\)/i.test(step.speaker) ? 1 : 0,
       length_log: Math.log1p(step.content.length) / 10,
-      has_code: hasCode(text) ? 1 : 0,
+      has_code: code ? 1 : 0,
       has_url: hasUrl(text) ? 1 : 0,
       has_tool_calls: (step.toolCalls?.length ?? 0) > 0 ? 1 : 0,
       numbers_log: Math.log1p(fact.numbers.size) / 3,
-      hedging: HEDGING.test(text) ? 1 : 0,
-      inability: INABILITY.test(text) ? 1 : 0,
-      conclusion: CONCLUSION.test(text) ? 1 : 0,
-      agreement: AGREEMENT.test(text) ? 1 : 0,
+      hedging: fact.phrases.hedging ? 1 : 0,
+      inability: fact.phrases.inability ? 1 : 0,
+      conclusion: fact.phrases.conclusion ? 1 : 0,
+      agreement: fact.phrases.agreement ? 1 : 0,
       termination_only: /^\s*TERMINATE\s*$/.test(text) ? 1 : TERMINATION.test(text) ? 0.5 : 0,
-      planning: PLANNING.test(text) ? 1 : 0,
+      planning: fact.phrases.planning ? 1 : 0,
       correction: fact.isCorrection ? 1 : 0,
-      web_action: WEB_ACTION.test(text) ? 1 : 0,
+      web_action: fact.phrases.webAction ? 1 : 0,
       own_error_output: fact.isErrorOutput ? 1 : 0,
       recorded_error: step.error ? 1 : 0,
       next_error: next?.isErrorOutput || (next && !next.isActor && nextNext?.isErrorOutput) ? 1 : 0,
@@ -300,12 +384,16 @@ export function computeFeatures(trace: Trace): number[][] {
       prev_error: facts[index - 1]?.isErrorOutput ? 1 : 0,
       first_after_first_error: firstAfterFirstError ? 1 : 0,
       before_first_error: firstError === -1 || index < firstError ? 1 : 0,
-      similar_to_own_previous: ownPrevious === undefined ? 0 : jaccard(fact.words, facts[ownPrevious]!.words),
+      similar_to_own_previous:
+        ownPrevious === undefined ? 0 : jaccard(fact.words, facts[ownPrevious]!.words),
       similar_to_any_previous: maxSimilarity,
       question_overlap: coverage(questionWords, fact.words),
       novel_numbers_log: Math.log1p(novel) / 3,
       introduces_final_numbers: finalNumbers.size > 0 ? introducesFinal / finalNumbers.size : 0,
-      claim_without_tool: fact.isActor && fact.numbers.size > 0 && !hasCode(text) && (next === undefined || next.isActor) ? 1 : 0,
+      claim_without_tool:
+        fact.isActor && fact.numbers.size > 0 && !code && (next === undefined || next.isActor)
+          ? 1
+          : 0,
       mentions_answer: mentionsAnswer ? 1 : 0,
       answer_seen_before: answerSeen ? 1 : 0,
       next_review_no_progress: nextReview[index]?.stalled ? 1 : 0,
@@ -317,7 +405,7 @@ export function computeFeatures(trace: Trace): number[][] {
       agent_most_active: fact.isActor && stepsOfAgent.get(name) === mostActive ? 1 : 0,
       introduces_final_words: finalWords.size > 0 ? introducesWords / finalWords.size : 0,
       directed_here: directedHere ? 1 : 0,
-      short_content: step.content.trim().length < 200 ? 1 : 0,
+      short_content: text.trim().length < 200 ? 1 : 0,
       agent_turn_1: turn === 1 ? 1 : 0,
       agent_turn_2: turn === 2 ? 1 : 0,
       last_substantive_step: index === lastSubstantive ? 1 : 0,

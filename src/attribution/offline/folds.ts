@@ -8,7 +8,9 @@ import { subsetOf } from '../../trace/subset.js';
 
 /** The grouping key: the question text when known (only hashed, never a feature), else the id. */
 function groupKey(trace: Trace): string {
-  return createHash('sha256').update(trace.question?.trim().toLowerCase() || `id:${trace.id}`).digest('hex');
+  return createHash('sha256')
+    .update(trace.question?.trim().toLowerCase() || `id:${trace.id}`)
+    .digest('hex');
 }
 
 /**

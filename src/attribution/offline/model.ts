@@ -12,7 +12,12 @@ import { FEATURE_NAMES } from './features.js';
 /** Bumped whenever the file layout or the meaning of a feature changes. */
 export const MODEL_FORMAT_VERSION = 2;
 
-const scorerSchema = z.object({ features: z.array(z.string()), mean: z.array(z.number()), scale: z.array(z.number()), weights: z.array(z.number()) });
+const scorerSchema = z.object({
+  features: z.array(z.string()),
+  mean: z.array(z.number()),
+  scale: z.array(z.number()),
+  weights: z.array(z.number()),
+});
 
 const modelSchema = z.object({
   formatVersion: z.literal(MODEL_FORMAT_VERSION),
@@ -34,9 +39,21 @@ export type OfflineModel = z.infer<typeof modelSchema>;
 /** A scorer with the names of its feature columns. */
 export type NamedScorer = LinearScorer & { features: string[] };
 
-function checkScorer(scorer: NamedScorer, expected: readonly string[], what: string, file: string): void {
-  if (scorer.features.join(',') !== expected.join(',') || scorer.weights.length !== expected.length || scorer.mean.length !== expected.length || scorer.scale.length !== expected.length) {
-    throw new ModelFileError(`${file}: the ${what} model was trained on another feature set; retrain with \`faultline train\``);
+function checkScorer(
+  scorer: NamedScorer,
+  expected: readonly string[],
+  what: string,
+  file: string,
+): void {
+  if (
+    scorer.features.join(',') !== expected.join(',') ||
+    scorer.weights.length !== expected.length ||
+    scorer.mean.length !== expected.length ||
+    scorer.scale.length !== expected.length
+  ) {
+    throw new ModelFileError(
+      `${file}: the ${what} model was trained on another feature set; retrain with \`faultline train\``,
+    );
   }
 }
 
@@ -45,7 +62,9 @@ export function validateModel(value: unknown, file: string): OfflineModel {
   const parsed = modelSchema.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new ModelFileError(`${file}: not a faultline model file of format version ${MODEL_FORMAT_VERSION} (${issue ? `${issue.path.join('.')}: ${issue.message}` : 'invalid'}); retrain with \`faultline train\``);
+    throw new ModelFileError(
+      `${file}: not a faultline model file of format version ${MODEL_FORMAT_VERSION} (${issue ? `${issue.path.join('.')}: ${issue.message}` : 'invalid'}); retrain with \`faultline train\``,
+    );
   }
   checkScorer(parsed.data.step, FEATURE_NAMES, 'step', file);
   checkScorer(parsed.data.agent, AGENT_FEATURE_NAMES, 'agent', file);
@@ -58,7 +77,10 @@ export function readModelFile(file: string): OfflineModel {
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    throw new ModelFileError(`${file}: cannot read the model file (${(error as NodeJS.ErrnoException).code ?? String(error)})`, { cause: error });
+    throw new ModelFileError(
+      `${file}: cannot read the model file (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+      { cause: error },
+    );
   }
   let value: unknown;
   try {

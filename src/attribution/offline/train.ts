@@ -7,7 +7,13 @@ import { sameAgent } from '../../trace/agents.js';
 import { traceHash } from '../../trace/hash.js';
 import type { Trace } from '../../trace/model.js';
 import { AGENT_FEATURE_NAMES, computeAgentFeatures } from './agent-features.js';
-import { fitConditionalLogit, scoreRows, softmax, type LabelledList, type LinearScorer } from './conditional-logit.js';
+import {
+  fitConditionalLogit,
+  scoreRows,
+  softmax,
+  type LabelledList,
+  type LinearScorer,
+} from './conditional-logit.js';
 import { FEATURE_NAMES, candidateMask, computeFeatures } from './features.js';
 import { MODEL_FORMAT_VERSION, type OfflineModel } from './model.js';
 
@@ -24,37 +30,70 @@ export const DEFAULT_TRAIN_SETTINGS: TrainSettings = { stepL2: 0.2, agentL2: 0.1
 /** True when a trace has a step label inside the trace and an agent label. */
 export function isTrainable(trace: Trace): boolean {
   const step = trace.labels?.step;
-  return step !== undefined && Number.isInteger(step) && step >= 0 && step < trace.steps.length && Boolean(trace.labels?.agent);
+  return (
+    step !== undefined &&
+    Number.isInteger(step) &&
+    step >= 0 &&
+    step < trace.steps.length &&
+    Boolean(trace.labels?.agent)
+  );
 }
 
 /** A trace's step rows and candidate mask; `useGroundTruth: false` hides the expected answer. */
-export function stepInputs(trace: Trace, useGroundTruth = true): { rows: number[][]; mask: boolean[] } {
-  const view = useGroundTruth || trace.groundTruth === undefined ? trace : { ...trace, groundTruth: undefined };
+export function stepInputs(
+  trace: Trace,
+  useGroundTruth = true,
+): { rows: number[][]; mask: boolean[] } {
+  const view =
+    useGroundTruth || trace.groundTruth === undefined
+      ? trace
+      : { ...trace, groundTruth: undefined };
   return { rows: computeFeatures(view as Trace), mask: candidateMask(trace) };
 }
 
 /** Step probabilities under a step scorer. */
-export function stepProbabilitiesOf(scorer: LinearScorer, rows: number[][], mask: boolean[]): number[] {
+export function stepProbabilitiesOf(
+  scorer: LinearScorer,
+  rows: number[][],
+  mask: boolean[],
+): number[] {
   return softmax(scoreRows(scorer, rows), mask);
 }
 
 /** Trains both scorers on the trainable traces among `traces`. */
-export function trainOfflineModel(traces: readonly Trace[], settings: TrainSettings = DEFAULT_TRAIN_SETTINGS, data: string[] = []): OfflineModel {
+export function trainOfflineModel(
+  traces: readonly Trace[],
+  settings: TrainSettings = DEFAULT_TRAIN_SETTINGS,
+  data: string[] = [],
+): OfflineModel {
   const usable = traces.filter(isTrainable);
   const inputs = usable.map((trace) => stepInputs(trace));
-  const stepLists: LabelledList[] = usable.map((trace, index) => ({ ...inputs[index]!, label: trace.labels!.step! }));
+  const stepLists: LabelledList[] = usable.map((trace, index) => ({
+    ...inputs[index]!,
+    label: trace.labels!.step!,
+  }));
   const fit = { iterations: settings.iterations };
-  const step = fitConditionalLogit(stepLists, FEATURE_NAMES.length, { ...fit, l2: settings.stepL2 });
+  const step = fitConditionalLogit(stepLists, FEATURE_NAMES.length, {
+    ...fit,
+    l2: settings.stepL2,
+  });
 
   // The agent scorer sees the fitted step model's probabilities on the training traces. Cross-fitted
   // probabilities were tried and scored lower in nested cross-validation (docs/MODEL.md).
   const agentLists: LabelledList[] = [];
   usable.forEach((trace, index) => {
-    const { agents, rows } = computeAgentFeatures(trace, inputs[index]!.rows, stepProbabilitiesOf(step, inputs[index]!.rows, inputs[index]!.mask));
+    const { agents, rows } = computeAgentFeatures(
+      trace,
+      inputs[index]!.rows,
+      stepProbabilitiesOf(step, inputs[index]!.rows, inputs[index]!.mask),
+    );
     const label = agents.findIndex((agent) => sameAgent(agent, trace.labels!.agent!));
     if (label !== -1) agentLists.push({ rows, mask: rows.map(() => true), label });
   });
-  const agent = fitConditionalLogit(agentLists, AGENT_FEATURE_NAMES.length, { ...fit, l2: settings.agentL2 });
+  const agent = fitConditionalLogit(agentLists, AGENT_FEATURE_NAMES.length, {
+    ...fit,
+    l2: settings.agentL2,
+  });
 
   return {
     formatVersion: MODEL_FORMAT_VERSION,

@@ -20,7 +20,13 @@ export function registerAttribute(program: Command, exit: (code: number) => void
     .command('attribute')
     .description('name the agent and step that caused each failed run')
     .argument('<traces...>', 'trace files or folders (searched recursively)')
-    .option('-m, --method <name>', `attribution method: ${listMethods().map((method) => method.name).join(', ')}`, DEFAULT_METHOD)
+    .option(
+      '-m, --method <name>',
+      `attribution method: ${listMethods()
+        .map((method) => method.name)
+        .join(', ')}`,
+      DEFAULT_METHOD,
+    )
     .option('--model-file <path>', 'offline model file (default: the shipped model)')
     .option('--no-ground-truth', "ignore the task's expected answer even when the trace has one")
     .option('--json', 'one JSON object per trace per line')
@@ -32,16 +38,23 @@ export function registerAttribute(program: Command, exit: (code: number) => void
     .action(async (paths: string[], flags: AttributeFlags) => {
       const method = getMethod(flags.method, flags.modelFile ? { modelPath: flags.modelFile } : {});
       let first = true;
-      const outcome = await forEachTrace(paths, flags.format ? { format: flags.format } : {}, async (trace, file) => {
-        const result = await method.attribute(trace, { useGroundTruth: flags.groundTruth });
-        if (flags.json) {
-          process.stdout.write(`${JSON.stringify({ trace: file, id: trace.id, ...result })}\n`);
-        } else {
-          const label = trace.id !== file && !file.includes(trace.id) ? `${file} (${trace.id})` : file;
-          process.stdout.write(`${first ? '' : '\n'}${renderAttribution(label, trace, result)}\n`);
-          first = false;
-        }
-      });
+      const outcome = await forEachTrace(
+        paths,
+        flags.format ? { format: flags.format } : {},
+        async (trace, file) => {
+          const result = await method.attribute(trace, { useGroundTruth: flags.groundTruth });
+          if (flags.json) {
+            process.stdout.write(`${JSON.stringify({ trace: file, id: trace.id, ...result })}\n`);
+          } else {
+            const label =
+              trace.id !== file && !file.includes(trace.id) ? `${file} (${trace.id})` : file;
+            process.stdout.write(
+              `${first ? '' : '\n'}${renderAttribution(label, trace, result)}\n`,
+            );
+            first = false;
+          }
+        },
+      );
       exit(finishBatch(outcome));
     });
 }

@@ -10,16 +10,23 @@ export function registerInspect(program: Command, exit: (code: number) => void):
     .argument('<traces...>', 'trace files or folders')
     .option('--json', 'print the canonical trace as JSON (one document per trace)')
     .option('--format <name>', 'read as this format instead of detecting it')
-    .addHelpText('after', '\nExamples:\n  faultline inspect examples/who-and-when-ag-1.json\n  faultline inspect run.jsonl --format magentic-one --json | jq .agents')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  faultline inspect examples/who-and-when-ag-1.json\n  faultline inspect run.jsonl --format magentic-one --json | jq .agents',
+    )
     .action(async (paths: string[], options: { json?: boolean; format?: string }) => {
       let first = true;
-      const outcome = await forEachTrace(paths, options.format ? { format: options.format } : {}, (trace) => {
-        if (options.json) process.stdout.write(`${JSON.stringify(trace, null, 2)}\n`);
-        else {
-          process.stdout.write(`${first ? '' : '\n'}${renderTrace(trace)}\n`);
-          first = false;
-        }
-      });
+      const outcome = await forEachTrace(
+        paths,
+        options.format ? { format: options.format } : {},
+        (trace) => {
+          if (options.json) process.stdout.write(`${JSON.stringify(trace, null, 2)}\n`);
+          else {
+            process.stdout.write(`${first ? '' : '\n'}${renderTrace(trace)}\n`);
+            first = false;
+          }
+        },
+      );
       exit(finishBatch(outcome));
     });
 }

@@ -27,7 +27,11 @@ function rows(database: Database, sql: string): Row[] {
 }
 
 function tables(database: Database): Set<string> {
-  return new Set(rows(database, "SELECT name FROM sqlite_master WHERE type = 'table'").map((row) => String(row.name)));
+  return new Set(
+    rows(database, "SELECT name FROM sqlite_master WHERE type = 'table'").map((row) =>
+      String(row.name),
+    ),
+  );
 }
 
 function json(value: SqlValue): unknown {
@@ -47,7 +51,10 @@ interface TimedStep {
 }
 
 function completionSteps(database: Database): TimedStep[] {
-  return rows(database, 'SELECT source_name, request, response, start_time FROM chat_completions ORDER BY id').map((row, order) => {
+  return rows(
+    database,
+    'SELECT source_name, request, response, start_time FROM chat_completions ORDER BY id',
+  ).map((row, order) => {
     const response = json(row.response);
     const choices = isObject(response) && Array.isArray(response.choices) ? response.choices : [];
     const message = isObject(choices[0]) && isObject(choices[0].message) ? choices[0].message : {};
@@ -57,28 +64,50 @@ function completionSteps(database: Database): TimedStep[] {
           return { name: String(fn.name ?? 'unknown'), arguments: textOf(fn.arguments) };
         })
       : [];
-    const content = textOf(message.content) || calls.map((call) => `${call.name}(${call.arguments})`).join('\n') || textOf(response);
-    const step: DraftStep = { speaker: String(row.source_name ?? 'agent'), role: 'agent', content, toolCalls: calls };
+    const content =
+      textOf(message.content) ||
+      calls.map((call) => `${call.name}(${call.arguments})`).join('\n') ||
+      textOf(response);
+    const step: DraftStep = {
+      speaker: String(row.source_name ?? 'agent'),
+      role: 'agent',
+      content,
+      toolCalls: calls,
+    };
     if (row.start_time) step.timestamp = String(row.start_time);
     return { time: sortKeyOfTime(row.start_time), order, step };
   });
 }
 
 function functionSteps(database: Database): TimedStep[] {
-  return rows(database, 'SELECT source_name, function_name, args, returns, timestamp FROM function_calls').map((row, order) => {
+  return rows(
+    database,
+    'SELECT source_name, function_name, args, returns, timestamp FROM function_calls',
+  ).map((row, order) => {
     const name = String(row.function_name ?? 'function');
     const result = textOf(json(row.returns));
-    const step: DraftStep = { speaker: String(row.source_name ?? name), role: 'tool', content: `${name}(${String(row.args ?? '')})\n${result}`, toolResults: [{ name, content: result }] };
+    const step: DraftStep = {
+      speaker: String(row.source_name ?? name),
+      role: 'tool',
+      content: `${name}(${String(row.args ?? '')})\n${result}`,
+      toolResults: [{ name, content: result }],
+    };
     if (row.timestamp) step.timestamp = String(row.timestamp);
     return { time: sortKeyOfTime(row.timestamp), order: 1_000_000 + order, step };
   });
 }
 
 function eventSteps(database: Database): TimedStep[] {
-  return rows(database, "SELECT event_name, source_name, json_state, timestamp FROM events WHERE event_name = 'received_message' ORDER BY id").map((row, order) => {
+  return rows(
+    database,
+    "SELECT event_name, source_name, json_state, timestamp FROM events WHERE event_name = 'received_message' ORDER BY id",
+  ).map((row, order) => {
     const state = json(row.json_state);
     const message = isObject(state) ? state.message : undefined;
-    const sender = isObject(state) && typeof state.sender === 'string' ? state.sender : String(row.source_name ?? 'agent');
+    const sender =
+      isObject(state) && typeof state.sender === 'string'
+        ? state.sender
+        : String(row.source_name ?? 'agent');
     const step: DraftStep = { speaker: sender, content: textOf(message) };
     if (row.timestamp) step.timestamp = String(row.timestamp);
     return { time: sortKeyOfTime(row.timestamp), order, step };
@@ -92,31 +121,45 @@ export const ag2SqliteFormat: TraceFormat = {
     return input.kind === 'sqlite';
   },
   async parse(input, context) {
-    if (input.kind !== 'sqlite') throw new TraceFormatError(context.file, 'expected a SQLite database', { format: NAME });
+    if (input.kind !== 'sqlite')
+      throw new TraceFormatError(context.file, 'expected a SQLite database', { format: NAME });
     const SQL = await initSqlJs();
     let database: Database;
     try {
       database = new SQL.Database(input.bytes);
     } catch (error) {
-      throw new TraceFormatError(context.file, 'the SQLite database cannot be opened', { format: NAME, cause: error });
+      throw new TraceFormatError(context.file, 'the SQLite database cannot be opened', {
+        format: NAME,
+        cause: error,
+      });
     }
     try {
       const present = tables(database);
       if (!present.has('chat_completions') && !present.has('events')) {
-        throw new TraceFormatError(context.file, 'this SQLite database has no AG2 runtime-logging tables (chat_completions, events)', { format: NAME });
+        throw new TraceFormatError(
+          context.file,
+          'this SQLite database has no AG2 runtime-logging tables (chat_completions, events)',
+          { format: NAME },
+        );
       }
       const completions = present.has('chat_completions') ? completionSteps(database) : [];
       const timed = [
         ...completions,
         ...(present.has('function_calls') ? functionSteps(database) : []),
         ...(completions.length === 0 && present.has('events') ? eventSteps(database) : []),
-      ].sort((left, right) => (left.time < right.time ? -1 : left.time > right.time ? 1 : left.order - right.order));
+      ].sort((left, right) =>
+        left.time < right.time ? -1 : left.time > right.time ? 1 : left.order - right.order,
+      );
       const steps = timed.map((entry) => entry.step);
       requireSteps(steps, context.file, NAME, 'chat_completions');
       return [buildTrace({ id: context.id, format: NAME, source: context.file, steps })];
     } catch (error) {
       if (error instanceof TraceFormatError) throw error;
-      throw new TraceFormatError(context.file, `cannot read the AG2 log tables: ${error instanceof Error ? error.message : String(error)}`, { format: NAME, cause: error });
+      throw new TraceFormatError(
+        context.file,
+        `cannot read the AG2 log tables: ${error instanceof Error ? error.message : String(error)}`,
+        { format: NAME, cause: error },
+      );
     } finally {
       database.close();
     }

@@ -7,7 +7,14 @@
 import { z } from 'zod';
 import { TraceFormatError } from '../../errors.js';
 import { buildTrace, type DraftStep } from '../build-trace.js';
-import { argumentsText, isObject, textOf, validate, type ImportContext, type TraceFormat } from '../format.js';
+import {
+  argumentsText,
+  isObject,
+  textOf,
+  validate,
+  type ImportContext,
+  type TraceFormat,
+} from '../format.js';
 import type { RawInput } from '../read-input.js';
 import { draftStepsFromMessages, requireSteps } from './chat-messages.js';
 
@@ -18,10 +25,18 @@ const agentChatMessageSchema = z.object({
   source: z.string(),
   content: z.unknown().nullish(),
   created_at: z.string().nullish(),
-  tool_calls: z.array(z.object({ id: z.string().nullish(), name: z.string(), arguments: z.unknown().nullish() })).nullish(),
+  tool_calls: z
+    .array(
+      z.object({ id: z.string().nullish(), name: z.string(), arguments: z.unknown().nullish() }),
+    )
+    .nullish(),
 });
 
-const functionCallSchema = z.object({ id: z.string().nullish(), name: z.string(), arguments: z.unknown().nullish() });
+const functionCallSchema = z.object({
+  id: z.string().nullish(),
+  name: z.string(),
+  arguments: z.unknown().nullish(),
+});
 const executionResultSchema = z.object({
   content: z.unknown().nullish(),
   name: z.string().nullish(),
@@ -40,21 +55,36 @@ const coreEventSchema = z.object({
   payload: z.unknown().nullish(),
 });
 
-const CORE_EVENT_TYPES = new Set(['LLMCall', 'LLMStreamStart', 'LLMStreamEnd', 'ToolCall', 'Message', 'MessageDropped', 'MessageHandlerException', 'AgentConstruction']);
+const CORE_EVENT_TYPES = new Set([
+  'LLMCall',
+  'LLMStreamStart',
+  'LLMStreamEnd',
+  'ToolCall',
+  'Message',
+  'MessageDropped',
+  'MessageHandlerException',
+  'AgentConstruction',
+]);
 /** AgentChat events that carry no step of their own. */
 const SKIPPED_AGENTCHAT = new Set(['ModelClientStreamingChunkEvent', 'UserInputRequestedEvent']);
 
-function messagesOf(value: unknown): { field: string; list: unknown[]; stop?: unknown } | undefined {
+function messagesOf(
+  value: unknown,
+): { field: string; list: unknown[]; stop?: unknown } | undefined {
   if (Array.isArray(value)) return { field: '', list: value };
   if (!isObject(value)) return undefined;
-  if (Array.isArray(value.messages)) return { field: 'messages', list: value.messages, stop: value.stop_reason };
+  if (Array.isArray(value.messages))
+    return { field: 'messages', list: value.messages, stop: value.stop_reason };
   if (Array.isArray(value.chat_history)) return { field: 'chat_history', list: value.chat_history };
   return undefined;
 }
 
-const isAgentChat = (item: unknown) => isObject(item) && typeof item.type === 'string' && typeof item.source === 'string';
-const isChatMessage = (item: unknown) => isObject(item) && 'content' in item && ('role' in item || 'name' in item) && !('type' in item);
-const isCoreEvent = (item: unknown) => isObject(item) && typeof item.type === 'string' && CORE_EVENT_TYPES.has(item.type);
+const isAgentChat = (item: unknown) =>
+  isObject(item) && typeof item.type === 'string' && typeof item.source === 'string';
+const isChatMessage = (item: unknown) =>
+  isObject(item) && 'content' in item && ('role' in item || 'name' in item) && !('type' in item);
+const isCoreEvent = (item: unknown) =>
+  isObject(item) && typeof item.type === 'string' && CORE_EVENT_TYPES.has(item.type);
 
 /** The agent part of an AutoGen 0.4 AgentId (`type/key`). */
 function agentOfId(agentId: string | null | undefined): string {
@@ -67,16 +97,34 @@ function agentChatSteps(list: unknown[], field: string, context: ImportContext):
   const steps: DraftStep[] = [];
   list.forEach((raw, index) => {
     const prefix = `${field}[${index}]`;
-    const message = validate(agentChatMessageSchema, raw, { file: context.file, format: NAME, prefix });
+    const message = validate(agentChatMessageSchema, raw, {
+      file: context.file,
+      format: NAME,
+      prefix,
+    });
     if (SKIPPED_AGENTCHAT.has(message.type)) return;
     const step: DraftStep = { speaker: message.source, content: '' };
     if (message.created_at) step.timestamp = message.created_at;
     if (message.type === 'ToolCallRequestEvent') {
-      const calls = validate(z.array(functionCallSchema), message.content ?? [], { file: context.file, format: NAME, prefix: `${prefix}.content` });
-      step.toolCalls = calls.map((call) => ({ ...(call.id ? { id: call.id } : {}), name: call.name, arguments: argumentsText(call.arguments) }));
-      step.content = calls.map((call) => `${call.name}(${argumentsText(call.arguments)})`).join('\n');
+      const calls = validate(z.array(functionCallSchema), message.content ?? [], {
+        file: context.file,
+        format: NAME,
+        prefix: `${prefix}.content`,
+      });
+      step.toolCalls = calls.map((call) => ({
+        ...(call.id ? { id: call.id } : {}),
+        name: call.name,
+        arguments: argumentsText(call.arguments),
+      }));
+      step.content = calls
+        .map((call) => `${call.name}(${argumentsText(call.arguments)})`)
+        .join('\n');
     } else if (message.type === 'ToolCallExecutionEvent') {
-      const results = validate(z.array(executionResultSchema), message.content ?? [], { file: context.file, format: NAME, prefix: `${prefix}.content` });
+      const results = validate(z.array(executionResultSchema), message.content ?? [], {
+        file: context.file,
+        format: NAME,
+        prefix: `${prefix}.content`,
+      });
       step.role = 'tool';
       step.toolResults = results.map((result) => ({
         ...(result.call_id ? { id: result.call_id } : {}),
@@ -89,7 +137,8 @@ function agentChatSteps(list: unknown[], field: string, context: ImportContext):
       if (failed.length > 0) step.error = failed.map((result) => textOf(result.content)).join('\n');
     } else {
       step.content = textOf(message.content);
-      if (message.type === 'HandoffMessage' || message.type === 'StopMessage') step.role = message.source === 'user' ? 'human' : 'agent';
+      if (message.type === 'HandoffMessage' || message.type === 'StopMessage')
+        step.role = message.source === 'user' ? 'human' : 'agent';
     }
     steps.push(step);
   });
@@ -102,15 +151,28 @@ function responseText(response: unknown): { content: string; calls: DraftStep['t
   const calls = Array.isArray(message.tool_calls)
     ? message.tool_calls.filter(isObject).map((call) => {
         const fn = isObject(call.function) ? call.function : {};
-        return { ...(typeof call.id === 'string' ? { id: call.id } : {}), name: String(fn.name ?? 'unknown'), arguments: argumentsText(fn.arguments) };
+        return {
+          ...(typeof call.id === 'string' ? { id: call.id } : {}),
+          name: String(fn.name ?? 'unknown'),
+          arguments: argumentsText(fn.arguments),
+        };
       })
     : [];
   const text = textOf(message.content);
-  return { content: text || calls.map((call) => `${call.name}(${call.arguments})`).join('\n'), calls };
+  return {
+    content: text || calls.map((call) => `${call.name}(${call.arguments})`).join('\n'),
+    calls,
+  };
 }
 
 function coreEventSteps(records: unknown[], context: ImportContext): DraftStep[] {
-  const events = records.map((raw, index) => validate(coreEventSchema, raw, { file: context.file, format: NAME, prefix: `line ${index + 1}` }));
+  const events = records.map((raw, index) =>
+    validate(coreEventSchema, raw, {
+      file: context.file,
+      format: NAME,
+      prefix: `line ${index + 1}`,
+    }),
+  );
   const hasModelCalls = events.some((event) => event.type === 'LLMCall');
   const steps: DraftStep[] = [];
   for (const event of events) {
@@ -128,10 +190,21 @@ function coreEventSteps(records: unknown[], context: ImportContext): DraftStep[]
     } else if (event.type === 'Message' && !hasModelCalls) {
       // Message events repeat what LLMCall already holds; they are the only source without it.
       const payload = typeof event.payload === 'string' ? safeJson(event.payload) : event.payload;
-      const source = isObject(payload) && typeof payload.source === 'string' ? payload.source : agentOfId(event.sender);
-      steps.push({ speaker: source, content: textOf(isObject(payload) ? payload.content : payload) });
+      const source =
+        isObject(payload) && typeof payload.source === 'string'
+          ? payload.source
+          : agentOfId(event.sender);
+      steps.push({
+        speaker: source,
+        content: textOf(isObject(payload) ? payload.content : payload),
+      });
     } else if (event.type === 'MessageHandlerException') {
-      steps.push({ speaker: agentOfId(event.agent_id), role: 'system', content: textOf(event.payload), error: textOf(event.payload) });
+      steps.push({
+        speaker: agentOfId(event.agent_id),
+        role: 'system',
+        content: textOf(event.payload),
+        error: textOf(event.payload),
+      });
     }
   }
   return steps;
@@ -146,7 +219,12 @@ function safeJson(text: string): unknown {
 }
 
 function detectKind(input: RawInput): 'chat' | 'agentchat' | 'core' | undefined {
-  if (input.kind === 'jsonl') return input.records.length > 0 && input.records.every(isCoreEvent) ? 'core' : input.records.length > 0 && input.records.every(isAgentChat) ? 'agentchat' : undefined;
+  if (input.kind === 'jsonl')
+    return input.records.length > 0 && input.records.every(isCoreEvent)
+      ? 'core'
+      : input.records.length > 0 && input.records.every(isAgentChat)
+        ? 'agentchat'
+        : undefined;
   if (input.kind !== 'json') return undefined;
   const found = messagesOf(input.value);
   if (!found || found.list.length === 0) return undefined;
@@ -158,7 +236,8 @@ function detectKind(input: RawInput): 'chat' | 'agentchat' | 'core' | undefined 
 
 export const autogenFormat: TraceFormat = {
   name: NAME,
-  description: 'AutoGen/AG2 group chats (0.2), AgentChat TaskResult messages and core event logs (0.4)',
+  description:
+    'AutoGen/AG2 group chats (0.2), AgentChat TaskResult messages and core event logs (0.4)',
   detect(input) {
     return detectKind(input) !== undefined;
   },
@@ -169,15 +248,25 @@ export const autogenFormat: TraceFormat = {
     if (kind === 'core' && input.kind === 'jsonl') {
       steps = coreEventSteps(input.records, context);
     } else if (kind === 'agentchat') {
-      const found = input.kind === 'jsonl' ? { field: 'line', list: input.records } : messagesOf(input.kind === 'json' ? input.value : undefined)!;
+      const found =
+        input.kind === 'jsonl'
+          ? { field: 'line', list: input.records }
+          : messagesOf(input.kind === 'json' ? input.value : undefined)!;
       steps = agentChatSteps(found.list, found.field, context);
       const stop = 'stop' in found ? found.stop : undefined;
       if (typeof stop === 'string') metadata = { stopReason: stop };
     } else if (kind === 'chat' && input.kind === 'json') {
       const found = messagesOf(input.value)!;
-      steps = draftStepsFromMessages(found.list, { file: context.file, format: NAME, field: found.field, speaker: 'name-then-role' });
+      steps = draftStepsFromMessages(found.list, {
+        file: context.file,
+        format: NAME,
+        field: found.field,
+        speaker: 'name-then-role',
+      });
     } else {
-      throw new TraceFormatError(context.file, 'not an AutoGen message list or event log', { format: NAME });
+      throw new TraceFormatError(context.file, 'not an AutoGen message list or event log', {
+        format: NAME,
+      });
     }
     requireSteps(steps, context.file, NAME, 'messages');
     const firstHuman = steps.find((step) => step.speaker === 'user' || step.role === 'human');

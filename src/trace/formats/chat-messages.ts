@@ -49,10 +49,16 @@ function roleFromMessage(message: ChatMessage, speaker: string): StepRole | unde
 function contentText(message: ChatMessage, position: string, file: string, format: string): string {
   const { content } = message;
   if (typeof content === 'string') return content;
-  const hasTools = (message.tool_calls?.length ?? 0) > 0 || (message.tool_responses?.length ?? 0) > 0;
+  const hasTools =
+    (message.tool_calls?.length ?? 0) > 0 || (message.tool_responses?.length ?? 0) > 0;
   if ((content === null || content === undefined) && hasTools) return '';
   if (Array.isArray(content)) return textOf(content);
-  const found = content === null ? 'null' : content === undefined ? 'missing' : `${typeof content === 'object' ? 'an object' : typeof content}`;
+  const found =
+    content === null
+      ? 'null'
+      : content === undefined
+        ? 'missing'
+        : `${typeof content === 'object' ? 'an object' : typeof content}`;
   throw new TraceFormatError(file, `content is ${found}; expected the message text as a string`, {
     format,
     position: `${position}.content`,
@@ -111,8 +117,16 @@ export function draftStepsFromMessages(
 }
 
 /** Throws the standard error for a trace with no steps. */
-export function requireSteps(steps: readonly unknown[], file: string, format: string, field: string): void {
+export function requireSteps(
+  steps: readonly unknown[],
+  file: string,
+  format: string,
+  field: string,
+): void {
   if (steps.length === 0) {
-    throw new TraceFormatError(file, `${field} is empty: there are no steps to attribute`, { format, position: field });
+    throw new TraceFormatError(file, `${field} is empty: there are no steps to attribute`, {
+      format,
+      position: field,
+    });
   }
 }

@@ -35,18 +35,28 @@ const traceSchema = z.object({
 
 function generationOutput(output: unknown): Pick<NeutralSpan, 'content' | 'toolCalls'> {
   const message = isObject(output) ? output : undefined;
-  const toolCalls = (message && Array.isArray(message.tool_calls) ? message.tool_calls.filter(isObject) : []).map((call) => {
+  const toolCalls = (
+    message && Array.isArray(message.tool_calls) ? message.tool_calls.filter(isObject) : []
+  ).map((call) => {
     const fn = isObject(call.function) ? call.function : {};
-    return { ...(typeof call.id === 'string' ? { id: call.id } : {}), name: String(fn.name ?? call.name ?? 'unknown'), arguments: argumentsText(fn.arguments ?? call.arguments) };
+    return {
+      ...(typeof call.id === 'string' ? { id: call.id } : {}),
+      name: String(fn.name ?? call.name ?? 'unknown'),
+      arguments: argumentsText(fn.arguments ?? call.arguments),
+    };
   });
   const text = message ? textOf(message.content) : textOf(output);
-  return { content: text || toolCalls.map((call) => `${call.name}(${call.arguments})`).join('\n'), toolCalls };
+  return {
+    content: text || toolCalls.map((call) => `${call.name}(${call.arguments})`).join('\n'),
+    toolCalls,
+  };
 }
 
 function questionOf(input: unknown): string {
   if (typeof input === 'string') return input;
   if (isObject(input)) {
-    for (const key of ['question', 'input', 'query', 'task', 'prompt']) if (typeof input[key] === 'string') return input[key] as string;
+    for (const key of ['question', 'input', 'query', 'task', 'prompt'])
+      if (typeof input[key] === 'string') return input[key] as string;
   }
   return '';
 }
@@ -55,14 +65,27 @@ export const langfuseFormat: TraceFormat = {
   name: NAME,
   description: 'Langfuse trace exports (trace with observations)',
   detect(input) {
-    return input.kind === 'json' && isObject(input.value) && Array.isArray(input.value.observations);
+    return (
+      input.kind === 'json' && isObject(input.value) && Array.isArray(input.value.observations)
+    );
   },
   parse(input, context) {
-    if (input.kind !== 'json') throw new TraceFormatError(context.file, 'expected a Langfuse trace JSON', { format: NAME });
+    if (input.kind !== 'json')
+      throw new TraceFormatError(context.file, 'expected a Langfuse trace JSON', { format: NAME });
     const trace = validate(traceSchema, input.value, { file: context.file, format: NAME });
     const spans = trace.observations.map((raw, index): NeutralSpan => {
-      const observation = validate(observationSchema, raw, { file: context.file, format: NAME, prefix: `observations[${index}]` });
-      const out: NeutralSpan = { id: observation.id, start: sortKeyOfTime(observation.startTime), kind: 'other', name: observation.name ?? observation.type, content: '' };
+      const observation = validate(observationSchema, raw, {
+        file: context.file,
+        format: NAME,
+        prefix: `observations[${index}]`,
+      });
+      const out: NeutralSpan = {
+        id: observation.id,
+        start: sortKeyOfTime(observation.startTime),
+        kind: 'other',
+        name: observation.name ?? observation.type,
+        content: '',
+      };
       if (observation.startTime) out.timestamp = observation.startTime;
       if (observation.parentObservationId) out.parentId = observation.parentObservationId;
       if (observation.level === 'ERROR') out.error = observation.statusMessage || 'error';
@@ -76,8 +99,12 @@ export const langfuseFormat: TraceFormat = {
         case 'TOOL': {
           const result = textOf(observation.output);
           out.kind = 'tool';
-          out.content = [`${out.name}(${argumentsText(observation.input)})`, result].filter(Boolean).join('\n');
-          out.toolResults = [{ name: out.name, content: result, ...(out.error ? { isError: true } : {}) }];
+          out.content = [`${out.name}(${argumentsText(observation.input)})`, result]
+            .filter(Boolean)
+            .join('\n');
+          out.toolResults = [
+            { name: out.name, content: result, ...(out.error ? { isError: true } : {}) },
+          ];
           break;
         }
       }
@@ -86,6 +113,15 @@ export const langfuseFormat: TraceFormat = {
     const question = questionOf(trace.input);
     const steps = withQuestionStep(question, stepsFromSpans(spans));
     requireSteps(steps, context.file, NAME, 'observations');
-    return [buildTrace({ id: trace.id ?? context.id, format: NAME, source: context.file, ...(question ? { question } : {}), steps, metadata: trace.name ? { name: trace.name } : {} })];
+    return [
+      buildTrace({
+        id: trace.id ?? context.id,
+        format: NAME,
+        source: context.file,
+        ...(question ? { question } : {}),
+        steps,
+        metadata: trace.name ? { name: trace.name } : {},
+      }),
+    ];
   },
 };

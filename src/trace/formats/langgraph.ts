@@ -6,7 +6,14 @@
 import { z } from 'zod';
 import { TraceFormatError } from '../../errors.js';
 import { buildTrace } from '../build-trace.js';
-import { argumentsText, isObject, textOf, validate, type ImportContext, type TraceFormat } from '../format.js';
+import {
+  argumentsText,
+  isObject,
+  textOf,
+  validate,
+  type ImportContext,
+  type TraceFormat,
+} from '../format.js';
 import type { ToolCall } from '../model.js';
 import type { RawInput } from '../read-input.js';
 import { sortKeyOfTime, stepsFromSpans, withQuestionStep, type NeutralSpan } from '../spans.js';
@@ -44,13 +51,16 @@ const runSchema: z.ZodType<Run> = z.lazy(() =>
   }),
 );
 
-const isRun = (item: unknown) => isObject(item) && typeof item.run_type === 'string' && typeof item.id === 'string';
+const isRun = (item: unknown) =>
+  isObject(item) && typeof item.run_type === 'string' && typeof item.id === 'string';
 
 function rootList(input: RawInput): { field: string; list: unknown[] } | undefined {
-  if (input.kind === 'jsonl') return input.records.every(isRun) ? { field: 'line', list: input.records } : undefined;
+  if (input.kind === 'jsonl')
+    return input.records.every(isRun) ? { field: 'line', list: input.records } : undefined;
   if (input.kind !== 'json') return undefined;
   const { value } = input;
-  if (Array.isArray(value)) return value.length > 0 && value.every(isRun) ? { field: '', list: value } : undefined;
+  if (Array.isArray(value))
+    return value.length > 0 && value.every(isRun) ? { field: '', list: value } : undefined;
   if (isObject(value) && Array.isArray(value.runs)) return { field: 'runs', list: value.runs };
   if (isRun(value)) return { field: '', list: [value] };
   return undefined;
@@ -63,21 +73,46 @@ function aiOutput(outputs: unknown): { text: string; toolCalls: ToolCall[] } {
     if (Array.isArray(outputs.messages)) messages.push(...outputs.messages.filter(isObject));
     if (Array.isArray(outputs.generations)) {
       for (const generation of outputs.generations.flat()) {
-        if (isObject(generation)) messages.push(isObject(generation.message) ? (isObject(generation.message.kwargs) ? generation.message.kwargs : generation.message) : { type: 'ai', content: generation.text });
+        if (isObject(generation))
+          messages.push(
+            isObject(generation.message)
+              ? isObject(generation.message.kwargs)
+                ? generation.message.kwargs
+                : generation.message
+              : { type: 'ai', content: generation.text },
+          );
       }
     }
   }
-  const ai = messages.filter((message) => message.type === 'ai' || message.role === 'assistant' || message.type === 'AIMessage');
+  const ai = messages.filter(
+    (message) =>
+      message.type === 'ai' || message.role === 'assistant' || message.type === 'AIMessage',
+  );
   const toolCalls = ai.flatMap((message) =>
     (Array.isArray(message.tool_calls) ? message.tool_calls.filter(isObject) : []).map((call) => ({
       ...(typeof call.id === 'string' ? { id: call.id } : {}),
       name: String(call.name ?? (isObject(call.function) ? call.function.name : 'unknown')),
-      arguments: argumentsText(call.args ?? (isObject(call.function) ? call.function.arguments : undefined)),
+      arguments: argumentsText(
+        call.args ?? (isObject(call.function) ? call.function.arguments : undefined),
+      ),
     })),
   );
-  const text = ai.map((message) => textOf(message.content)).filter(Boolean).join('\n');
-  if (text || toolCalls.length > 0) return { text: text || toolCalls.map((call) => `${call.name}(${call.arguments})`).join('\n'), toolCalls };
-  return { text: ai.length === 0 && outputs !== undefined && outputs !== null ? textOf(isObject(outputs) && 'output' in outputs ? outputs.output : outputs) : '', toolCalls };
+  const text = ai
+    .map((message) => textOf(message.content))
+    .filter(Boolean)
+    .join('\n');
+  if (text || toolCalls.length > 0)
+    return {
+      text: text || toolCalls.map((call) => `${call.name}(${call.arguments})`).join('\n'),
+      toolCalls,
+    };
+  return {
+    text:
+      ai.length === 0 && outputs !== undefined && outputs !== null
+        ? textOf(isObject(outputs) && 'output' in outputs ? outputs.output : outputs)
+        : '',
+    toolCalls,
+  };
 }
 
 function collectRuns(list: unknown[], field: string, context: ImportContext): Run[] {
@@ -86,13 +121,23 @@ function collectRuns(list: unknown[], field: string, context: ImportContext): Ru
     out.push({ ...run, parent_run_id: run.parent_run_id ?? parent ?? null });
     for (const child of run.child_runs ?? []) visit(child, run.id);
   };
-  list.forEach((raw, index) => visit(validate(runSchema, raw, { file: context.file, format: NAME, prefix: `${field}[${index}]` })));
+  list.forEach((raw, index) =>
+    visit(
+      validate(runSchema, raw, { file: context.file, format: NAME, prefix: `${field}[${index}]` }),
+    ),
+  );
   return out;
 }
 
 function neutral(run: Run): NeutralSpan {
   const node = run.extra?.metadata?.langgraph_node;
-  const out: NeutralSpan = { id: run.id, start: sortKeyOfTime(run.start_time), kind: 'other', name: run.name, content: '' };
+  const out: NeutralSpan = {
+    id: run.id,
+    start: sortKeyOfTime(run.start_time),
+    kind: 'other',
+    name: run.name,
+    content: '',
+  };
   if (run.start_time) out.timestamp = run.start_time;
   if (run.parent_run_id) out.parentId = run.parent_run_id;
   if (run.error) out.error = run.error;
@@ -101,10 +146,16 @@ function neutral(run: Run): NeutralSpan {
     Object.assign(out, { kind: 'llm', content: output.text, toolCalls: output.toolCalls });
   } else if (run.run_type === 'tool') {
     out.kind = 'tool';
-    const args = isObject(run.inputs) ? argumentsText(run.inputs.input ?? run.inputs) : argumentsText(run.inputs);
-    const result = isObject(run.outputs) ? textOf(run.outputs.output ?? run.outputs) : textOf(run.outputs);
+    const args = isObject(run.inputs)
+      ? argumentsText(run.inputs.input ?? run.inputs)
+      : argumentsText(run.inputs);
+    const result = isObject(run.outputs)
+      ? textOf(run.outputs.output ?? run.outputs)
+      : textOf(run.outputs);
     out.content = [`${run.name}(${args})`, result].filter(Boolean).join('\n');
-    out.toolResults = [{ name: run.name, content: result, ...(run.error ? { isError: true } : {}) }];
+    out.toolResults = [
+      { name: run.name, content: result, ...(run.error ? { isError: true } : {}) },
+    ];
   } else if (run.run_type === 'chain' && node === run.name) {
     Object.assign(out, { kind: 'agent', content: output.text, toolCalls: output.toolCalls });
   }
@@ -120,14 +171,26 @@ export const langGraphFormat: TraceFormat = {
   },
   parse(input, context) {
     const found = rootList(input);
-    if (!found) throw new TraceFormatError(context.file, 'expected {"runs": [...]} or a run tree', { format: NAME });
+    if (!found)
+      throw new TraceFormatError(context.file, 'expected {"runs": [...]} or a run tree', {
+        format: NAME,
+      });
     const runs = collectRuns(found.list, found.field, context);
     const spans = runs.map(neutral);
     const steps = stepsFromSpans(spans);
     requireSteps(steps, context.file, NAME, 'runs');
     const root = runs.find((run) => !run.parent_run_id);
-    const firstHuman = isObject(root?.inputs) && Array.isArray(root.inputs.messages) ? root.inputs.messages.filter(isObject).find((message) => message.type === 'human' || message.role === 'user') : undefined;
-    const question = firstHuman ? textOf(firstHuman.content) : isObject(root?.inputs) && typeof root.inputs.input === 'string' ? root.inputs.input : '';
+    const firstHuman =
+      isObject(root?.inputs) && Array.isArray(root.inputs.messages)
+        ? root.inputs.messages
+            .filter(isObject)
+            .find((message) => message.type === 'human' || message.role === 'user')
+        : undefined;
+    const question = firstHuman
+      ? textOf(firstHuman.content)
+      : isObject(root?.inputs) && typeof root.inputs.input === 'string'
+        ? root.inputs.input
+        : '';
     return [
       buildTrace({
         id: root?.id ?? context.id,

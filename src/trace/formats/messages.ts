@@ -22,19 +22,33 @@ const envelopeSchema = z.object({
 });
 
 function isMessage(value: unknown): boolean {
-  return isObject(value) && 'content' in value && ('role' in value || 'name' in value) && !('type' in value && 'source' in value);
+  return (
+    isObject(value) &&
+    'content' in value &&
+    ('role' in value || 'name' in value) &&
+    !('type' in value && 'source' in value)
+  );
 }
 
-function messageList(input: RawInput): { field: string; messages: unknown[]; envelope: unknown } | undefined {
+function messageList(
+  input: RawInput,
+): { field: string; messages: unknown[]; envelope: unknown } | undefined {
   if (input.kind === 'jsonl') {
-    return input.records.length > 0 && input.records.every(isMessage) ? { field: 'line', messages: input.records, envelope: {} } : undefined;
+    return input.records.length > 0 && input.records.every(isMessage)
+      ? { field: 'line', messages: input.records, envelope: {} }
+      : undefined;
   }
   if (input.kind !== 'json') return undefined;
   const { value } = input;
-  if (Array.isArray(value)) return value.length > 0 && isMessage(value[0]) ? { field: '', messages: value, envelope: {} } : undefined;
+  if (Array.isArray(value))
+    return value.length > 0 && isMessage(value[0])
+      ? { field: '', messages: value, envelope: {} }
+      : undefined;
   if (!isObject(value)) return undefined;
-  if (Array.isArray(value.history)) return { field: 'history', messages: value.history, envelope: value };
-  if (Array.isArray(value.conversation)) return { field: 'conversation', messages: value.conversation, envelope: value };
+  if (Array.isArray(value.history))
+    return { field: 'history', messages: value.history, envelope: value };
+  if (Array.isArray(value.conversation))
+    return { field: 'conversation', messages: value.conversation, envelope: value };
   return undefined;
 }
 
@@ -49,10 +63,21 @@ export const messagesFormat: TraceFormat = {
     const field = list?.field ?? 'history';
     const messages = list?.messages ?? [];
     requireSteps(messages, context.file, NAME, field || 'the message list');
-    const envelope = validate(envelopeSchema, list?.envelope ?? {}, { file: context.file, format: NAME });
-    const steps = draftStepsFromMessages(messages, { file: context.file, format: NAME, field, speaker: 'name-then-role' });
+    const envelope = validate(envelopeSchema, list?.envelope ?? {}, {
+      file: context.file,
+      format: NAME,
+    });
+    const steps = draftStepsFromMessages(messages, {
+      file: context.file,
+      format: NAME,
+      field,
+      speaker: 'name-then-role',
+    });
     const groundTruth = envelope.ground_truth ?? envelope.groundTruth;
-    const step = envelope.mistake_step === null || envelope.mistake_step === undefined ? undefined : Number.parseInt(String(envelope.mistake_step), 10);
+    const step =
+      envelope.mistake_step === null || envelope.mistake_step === undefined
+        ? undefined
+        : Number.parseInt(String(envelope.mistake_step), 10);
     const labels = {
       ...(envelope.mistake_agent ? { agent: envelope.mistake_agent } : {}),
       ...(step !== undefined && Number.isFinite(step) ? { step } : {}),
@@ -63,8 +88,12 @@ export const messagesFormat: TraceFormat = {
         id: context.id,
         format: NAME,
         source: context.file,
-        ...((envelope.question ?? envelope.task) ? { question: (envelope.question ?? envelope.task)! } : {}),
-        ...(groundTruth !== null && groundTruth !== undefined ? { groundTruth: String(groundTruth) } : {}),
+        ...((envelope.question ?? envelope.task)
+          ? { question: (envelope.question ?? envelope.task)! }
+          : {}),
+        ...(groundTruth !== null && groundTruth !== undefined
+          ? { groundTruth: String(groundTruth) }
+          : {}),
         steps,
         labels,
       }),

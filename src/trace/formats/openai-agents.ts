@@ -40,72 +40,141 @@ function records(input: RawInput): unknown[] | undefined {
   return undefined;
 }
 
-const isSpan = (item: unknown) => isObject(item) && isObject(item.span_data) && typeof item.span_data.type === 'string';
+const isSpan = (item: unknown) =>
+  isObject(item) && isObject(item.span_data) && typeof item.span_data.type === 'string';
 
 /** Assistant text and tool calls from generation output (chat-completions message list). */
 function generationOutput(output: unknown): Pick<NeutralSpan, 'content' | 'toolCalls'> {
-  const messages = Array.isArray(output) ? output.filter(isObject) : isObject(output) ? [output] : [];
+  const messages = Array.isArray(output)
+    ? output.filter(isObject)
+    : isObject(output)
+      ? [output]
+      : [];
   const toolCalls = messages.flatMap((message) =>
     (Array.isArray(message.tool_calls) ? message.tool_calls.filter(isObject) : []).map((call) => {
       const fn = isObject(call.function) ? call.function : {};
-      return { ...(typeof call.id === 'string' ? { id: call.id } : {}), name: String(fn.name ?? 'unknown'), arguments: argumentsText(fn.arguments) };
+      return {
+        ...(typeof call.id === 'string' ? { id: call.id } : {}),
+        name: String(fn.name ?? 'unknown'),
+        arguments: argumentsText(fn.arguments),
+      };
     }),
   );
-  const text = messages.map((message) => textOf(message.content)).filter(Boolean).join('\n');
-  return { content: text || toolCalls.map((call) => `${call.name}(${call.arguments})`).join('\n'), toolCalls };
+  const text = messages
+    .map((message) => textOf(message.content))
+    .filter(Boolean)
+    .join('\n');
+  return {
+    content: text || toolCalls.map((call) => `${call.name}(${call.arguments})`).join('\n'),
+    toolCalls,
+  };
 }
 
 export const openAiAgentsFormat: TraceFormat = {
   name: NAME,
-  description: 'OpenAI Agents SDK trace exports (agent, generation/response, function, handoff spans)',
+  description:
+    'OpenAI Agents SDK trace exports (agent, generation/response, function, handoff spans)',
   detect(input) {
     const list = records(input);
     return list !== undefined && list.some(isSpan);
   },
   parse(input, context) {
     const list = records(input);
-    if (!list) throw new TraceFormatError(context.file, 'expected {"data": [...]} of trace spans', { format: NAME });
+    if (!list)
+      throw new TraceFormatError(context.file, 'expected {"data": [...]} of trace spans', {
+        format: NAME,
+      });
     const traceRecord = list.find((item) => isObject(item) && item.object === 'trace');
     const spans: NeutralSpan[] = [];
     list.forEach((raw, index) => {
       if (!isSpan(raw)) return;
-      const span = validate(spanSchema, raw, { file: context.file, format: NAME, prefix: `data[${index}]` });
+      const span = validate(spanSchema, raw, {
+        file: context.file,
+        format: NAME,
+        prefix: `data[${index}]`,
+      });
       const data = span.span_data;
-      const out: NeutralSpan = { id: span.id, start: sortKeyOfTime(span.started_at), kind: 'other', name: data.name ?? data.type, content: '' };
+      const out: NeutralSpan = {
+        id: span.id,
+        start: sortKeyOfTime(span.started_at),
+        kind: 'other',
+        name: data.name ?? data.type,
+        content: '',
+      };
       if (span.started_at) out.timestamp = span.started_at;
       if (span.parent_id) out.parentId = span.parent_id;
-      if (span.error) out.error = [span.error.message, span.error.data ? JSON.stringify(span.error.data) : ''].filter(Boolean).join(': ');
+      if (span.error)
+        out.error = [span.error.message, span.error.data ? JSON.stringify(span.error.data) : '']
+          .filter(Boolean)
+          .join(': ');
       switch (data.type) {
         case 'agent':
           out.kind = 'agent';
           break;
         case 'generation':
-          Object.assign(out, { kind: 'llm', name: data.model ?? 'model' }, generationOutput(data.output));
+          Object.assign(
+            out,
+            { kind: 'llm', name: data.model ?? 'model' },
+            generationOutput(data.output),
+          );
           break;
         case 'response': {
           // Content is only exported by custom processors; otherwise the step says so.
           const response = isObject(data.response) ? data.response : undefined;
-          Object.assign(out, { kind: 'llm', name: 'model', content: response ? textOf(response.output_text ?? response.output) : '(model response; content not exported)' });
+          Object.assign(out, {
+            kind: 'llm',
+            name: 'model',
+            content: response
+              ? textOf(response.output_text ?? response.output)
+              : '(model response; content not exported)',
+          });
           break;
         }
         case 'function':
           out.kind = 'tool';
-          out.content = [`${out.name}(${argumentsText(data.input)})`, textOf(data.output)].filter(Boolean).join('\n');
-          out.toolResults = [{ name: out.name, content: textOf(data.output), ...(span.error ? { isError: true } : {}) }];
+          out.content = [`${out.name}(${argumentsText(data.input)})`, textOf(data.output)]
+            .filter(Boolean)
+            .join('\n');
+          out.toolResults = [
+            {
+              name: out.name,
+              content: textOf(data.output),
+              ...(span.error ? { isError: true } : {}),
+            },
+          ];
           break;
         case 'handoff':
-          Object.assign(out, { kind: 'handoff', name: data.from_agent ?? 'agent', ...(data.to_agent ? { target: data.to_agent } : {}) });
+          Object.assign(out, {
+            kind: 'handoff',
+            name: data.from_agent ?? 'agent',
+            ...(data.to_agent ? { target: data.to_agent } : {}),
+          });
           break;
         case 'guardrail':
-          if (data.triggered) Object.assign(out, { error: `guardrail ${data.name ?? ''} triggered`.replace('  ', ' ') });
+          if (data.triggered)
+            Object.assign(out, {
+              error: `guardrail ${data.name ?? ''} triggered`.replace('  ', ' '),
+            });
           break;
       }
       spans.push(out);
     });
     const steps = stepsFromSpans(spans);
     requireSteps(steps, context.file, NAME, 'data');
-    const workflow = isObject(traceRecord) && typeof traceRecord.workflow_name === 'string' ? traceRecord.workflow_name : undefined;
-    const traceId = isObject(traceRecord) && typeof traceRecord.id === 'string' ? traceRecord.id : undefined;
-    return [buildTrace({ id: traceId ?? context.id, format: NAME, source: context.file, steps, metadata: workflow ? { workflow } : {} })];
+    const workflow =
+      isObject(traceRecord) && typeof traceRecord.workflow_name === 'string'
+        ? traceRecord.workflow_name
+        : undefined;
+    const traceId =
+      isObject(traceRecord) && typeof traceRecord.id === 'string' ? traceRecord.id : undefined;
+    return [
+      buildTrace({
+        id: traceId ?? context.id,
+        format: NAME,
+        source: context.file,
+        steps,
+        metadata: workflow ? { workflow } : {},
+      }),
+    ];
   },
 };

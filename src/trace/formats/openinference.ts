@@ -10,7 +10,13 @@ import { argumentsText, isObject, textOf, validate, type TraceFormat } from '../
 import type { ToolCall } from '../model.js';
 import { decodeOtlp, isOtlp } from '../otlp.js';
 import type { RawInput } from '../read-input.js';
-import { isoOfNanos, sortKeyOfTime, stepsFromSpans, withQuestionStep, type NeutralSpan } from '../spans.js';
+import {
+  isoOfNanos,
+  sortKeyOfTime,
+  stepsFromSpans,
+  withQuestionStep,
+  type NeutralSpan,
+} from '../spans.js';
 import { requireSteps } from './chat-messages.js';
 
 const NAME = 'openinference';
@@ -42,18 +48,24 @@ const phoenixSchema = z.object({
 });
 
 /** Phoenix may nest attributes (`{llm: {model_name}}`); flatten to dotted keys. */
-function flatten(value: Record<string, unknown>, prefix = '', out: Record<string, unknown> = {}): Record<string, unknown> {
+function flatten(
+  value: Record<string, unknown>,
+  prefix = '',
+  out: Record<string, unknown> = {},
+): Record<string, unknown> {
   for (const [key, inner] of Object.entries(value)) {
     const path = prefix ? `${prefix}.${key}` : key;
     if (isObject(inner)) flatten(inner, path, out);
-    else if (Array.isArray(inner) && inner.every(isObject)) inner.forEach((item, index) => flatten(item, `${path}.${index}`, out));
+    else if (Array.isArray(inner) && inner.every(isObject))
+      inner.forEach((item, index) => flatten(item, `${path}.${index}`, out));
     else out[path] = inner;
   }
   return out;
 }
 
 function flatSpans(input: RawInput, file: string): FlatSpan[] {
-  if (input.kind !== 'json') throw new TraceFormatError(file, 'expected JSON spans', { format: NAME });
+  if (input.kind !== 'json')
+    throw new TraceFormatError(file, 'expected JSON spans', { format: NAME });
   if (isOtlp(input.value)) {
     return decodeOtlp(input.value, { file, format: NAME }).map((span) => ({
       traceId: span.traceId,
@@ -68,7 +80,8 @@ function flatSpans(input: RawInput, file: string): FlatSpan[] {
   const phoenix = validate(phoenixSchema, input.value, { file, format: NAME });
   return phoenix.data.map((span) => {
     const attributes = flatten(span.attributes ?? {});
-    if (span.span_kind && !attributes['openinference.span.kind']) attributes['openinference.span.kind'] = span.span_kind;
+    if (span.span_kind && !attributes['openinference.span.kind'])
+      attributes['openinference.span.kind'] = span.span_kind;
     return {
       traceId: span.context.trace_id ?? '',
       spanId: span.context.span_id,
@@ -82,7 +95,10 @@ function flatSpans(input: RawInput, file: string): FlatSpan[] {
 }
 
 /** Collects `prefix.{i}.suffix` attributes in index order. */
-function indexed(attributes: Record<string, unknown>, prefix: string): Map<number, Record<string, unknown>> {
+function indexed(
+  attributes: Record<string, unknown>,
+  prefix: string,
+): Map<number, Record<string, unknown>> {
   const out = new Map<number, Record<string, unknown>>();
   for (const [key, value] of Object.entries(attributes)) {
     if (!key.startsWith(`${prefix}.`)) continue;
@@ -106,26 +122,46 @@ function outputOf(attributes: Record<string, unknown>): { text: string; toolCall
     const calls = indexed(message as Record<string, unknown>, 'message.tool_calls');
     for (const call of calls.values()) {
       const id = call['tool_call.id'];
-      toolCalls.push({ ...(typeof id === 'string' ? { id } : {}), name: String(call['tool_call.function.name'] ?? 'unknown'), arguments: argumentsText(call['tool_call.function.arguments']) });
+      toolCalls.push({
+        ...(typeof id === 'string' ? { id } : {}),
+        name: String(call['tool_call.function.name'] ?? 'unknown'),
+        arguments: argumentsText(call['tool_call.function.arguments']),
+      });
     }
   }
-  const text = texts.join('\n') || textOf(attributes['output.value']) || toolCalls.map((call) => `${call.name}(${call.arguments})`).join('\n');
+  const text =
+    texts.join('\n') ||
+    textOf(attributes['output.value']) ||
+    toolCalls.map((call) => `${call.name}(${call.arguments})`).join('\n');
   return { text, toolCalls };
 }
 
 function neutral(span: FlatSpan): NeutralSpan {
   const kind = String(span.attributes['openinference.span.kind'] ?? '').toUpperCase();
-  const out: NeutralSpan = { id: span.spanId, start: span.start, kind: 'other', name: span.name, content: textOf(span.attributes['output.value']) };
+  const out: NeutralSpan = {
+    id: span.spanId,
+    start: span.start,
+    kind: 'other',
+    name: span.name,
+    content: textOf(span.attributes['output.value']),
+  };
   const timestamp = isoOfNanos(span.start);
   if (timestamp) out.timestamp = timestamp;
   if (span.parentId) out.parentId = span.parentId;
   if (span.error) out.error = span.error;
   if (kind === 'AGENT') {
     out.kind = 'agent';
-    out.name = String(span.attributes['agent.name'] ?? span.attributes['graph.node.id'] ?? span.name);
+    out.name = String(
+      span.attributes['agent.name'] ?? span.attributes['graph.node.id'] ?? span.name,
+    );
   } else if (kind === 'LLM') {
     const output = outputOf(span.attributes);
-    Object.assign(out, { kind: 'llm', name: String(span.attributes['llm.model_name'] ?? span.name), content: output.text, toolCalls: output.toolCalls });
+    Object.assign(out, {
+      kind: 'llm',
+      name: String(span.attributes['llm.model_name'] ?? span.name),
+      content: output.text,
+      toolCalls: output.toolCalls,
+    });
   } else if (kind === 'TOOL') {
     out.kind = 'tool';
     out.name = String(span.attributes['tool.name'] ?? span.name);
@@ -133,7 +169,9 @@ function neutral(span: FlatSpan): NeutralSpan {
     const result = textOf(span.attributes['output.value']);
     out.content = [args ? `${out.name}(${args})` : '', result].filter(Boolean).join('\n');
     const id = span.attributes['tool_call.id'];
-    out.toolResults = [{ ...(typeof id === 'string' ? { id } : {}), name: out.name, content: result }];
+    out.toolResults = [
+      { ...(typeof id === 'string' ? { id } : {}), name: out.name, content: result },
+    ];
   }
   return out;
 }
@@ -141,8 +179,16 @@ function neutral(span: FlatSpan): NeutralSpan {
 function looksLikeOpenInference(input: RawInput): boolean {
   if (input.kind !== 'json') return false;
   const { value } = input;
-  if (isOtlp(value)) return JSON.stringify(value.resourceSpans).includes('"openinference.span.kind"');
-  return isObject(value) && Array.isArray(value.data) && value.data.some((span) => isObject(span) && isObject(span.context) && ('span_kind' in span || 'attributes' in span));
+  if (isOtlp(value))
+    return JSON.stringify(value.resourceSpans).includes('"openinference.span.kind"');
+  return (
+    isObject(value) &&
+    Array.isArray(value.data) &&
+    value.data.some(
+      (span) =>
+        isObject(span) && isObject(span.context) && ('span_kind' in span || 'attributes' in span),
+    )
+  );
 }
 
 export const openInferenceFormat: TraceFormat = {
@@ -151,7 +197,9 @@ export const openInferenceFormat: TraceFormat = {
   detect: looksLikeOpenInference,
   parse(input, context) {
     const spans = flatSpans(input, context.file);
-    const root = spans.find((span) => !span.parentId || !spans.some((other) => other.spanId === span.parentId));
+    const root = spans.find(
+      (span) => !span.parentId || !spans.some((other) => other.spanId === span.parentId),
+    );
     const question = root ? textOf(root.attributes['input.value']) : '';
     const steps = withQuestionStep(question, stepsFromSpans(spans.map(neutral)));
     requireSteps(steps, context.file, NAME, 'spans');

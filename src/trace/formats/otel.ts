@@ -35,7 +35,11 @@ function readMessages(value: unknown): { role: string; text: string; toolCalls: 
     if (Array.isArray(message.parts)) {
       for (const part of message.parts.filter(isObject)) {
         if (part.type === 'tool_call') {
-          toolCalls.push({ ...(typeof part.id === 'string' ? { id: part.id } : {}), name: String(part.name ?? 'unknown'), arguments: argumentsText(part.arguments) });
+          toolCalls.push({
+            ...(typeof part.id === 'string' ? { id: part.id } : {}),
+            name: String(part.name ?? 'unknown'),
+            arguments: argumentsText(part.arguments),
+          });
         } else if (part.type === 'tool_call_response') {
           texts.push(textOf(part.response ?? part.result));
         } else {
@@ -45,7 +49,9 @@ function readMessages(value: unknown): { role: string; text: string; toolCalls: 
     } else {
       texts.push(textOf(message.content));
     }
-    const text = texts.filter(Boolean).join('\n') || toolCalls.map((call) => `${call.name}(${call.arguments})`).join('\n');
+    const text =
+      texts.filter(Boolean).join('\n') ||
+      toolCalls.map((call) => `${call.name}(${call.arguments})`).join('\n');
     return { role, text, toolCalls };
   });
 }
@@ -56,7 +62,13 @@ function outputMessages(span: OtlpSpan) {
   if (fromAttributes.length > 0) return fromAttributes;
   const fromEvents = span.events
     .filter((event) => event.name === 'gen_ai.choice' || event.name === 'gen_ai.content.completion')
-    .flatMap((event) => readMessages(event.attributes.message ?? event.attributes['gen_ai.completion'] ?? event.attributes.content));
+    .flatMap((event) =>
+      readMessages(
+        event.attributes.message ??
+          event.attributes['gen_ai.completion'] ??
+          event.attributes.content,
+      ),
+    );
   return fromEvents;
 }
 
@@ -64,13 +76,27 @@ function inputMessages(span: OtlpSpan) {
   const fromAttributes = readMessages(span.attributes['gen_ai.input.messages']);
   if (fromAttributes.length > 0) return fromAttributes;
   return span.events
-    .filter((event) => event.name === 'gen_ai.user.message' || event.name === 'gen_ai.content.prompt')
-    .flatMap((event) => readMessages(event.attributes.content !== undefined ? { role: 'user', content: event.attributes.content } : event.attributes['gen_ai.prompt']));
+    .filter(
+      (event) => event.name === 'gen_ai.user.message' || event.name === 'gen_ai.content.prompt',
+    )
+    .flatMap((event) =>
+      readMessages(
+        event.attributes.content !== undefined
+          ? { role: 'user', content: event.attributes.content }
+          : event.attributes['gen_ai.prompt'],
+      ),
+    );
 }
 
 function neutral(span: OtlpSpan): NeutralSpan {
   const operation = String(span.attributes['gen_ai.operation.name'] ?? '');
-  const out: NeutralSpan = { id: span.spanId, start: span.start, kind: 'other', name: span.name, content: '' };
+  const out: NeutralSpan = {
+    id: span.spanId,
+    start: span.start,
+    kind: 'other',
+    name: span.name,
+    content: '',
+  };
   const timestamp = isoOfNanos(span.start);
   if (timestamp) out.timestamp = timestamp;
   if (span.parentSpanId) out.parentId = span.parentSpanId;
@@ -78,21 +104,34 @@ function neutral(span: OtlpSpan): NeutralSpan {
   const outputs = outputMessages(span);
   if (operation === 'invoke_agent') {
     out.kind = 'agent';
-    out.name = String(span.attributes['gen_ai.agent.name'] ?? span.name.replace(/^invoke_agent\s*/, '') ?? 'agent');
+    out.name = String(
+      span.attributes['gen_ai.agent.name'] ?? span.name.replace(/^invoke_agent\s*/, '') ?? 'agent',
+    );
     out.content = outputs.map((message) => message.text).join('\n');
   } else if (LLM_OPERATIONS.has(operation)) {
     out.kind = 'llm';
-    out.name = String(span.attributes['gen_ai.agent.name'] ?? span.attributes['gen_ai.request.model'] ?? span.name);
+    out.name = String(
+      span.attributes['gen_ai.agent.name'] ?? span.attributes['gen_ai.request.model'] ?? span.name,
+    );
     out.content = outputs.map((message) => message.text).join('\n');
     out.toolCalls = outputs.flatMap((message) => message.toolCalls);
   } else if (operation === 'execute_tool') {
     out.kind = 'tool';
-    out.name = String(span.attributes['gen_ai.tool.name'] ?? span.name.replace(/^execute_tool\s*/, ''));
+    out.name = String(
+      span.attributes['gen_ai.tool.name'] ?? span.name.replace(/^execute_tool\s*/, ''),
+    );
     const args = argumentsText(span.attributes['gen_ai.tool.call.arguments']);
     const result = textOf(parseMaybeJson(span.attributes['gen_ai.tool.call.result']));
     out.content = [args ? `${out.name}(${args})` : '', result].filter(Boolean).join('\n');
     const id = span.attributes['gen_ai.tool.call.id'];
-    out.toolResults = [{ ...(typeof id === 'string' ? { id } : {}), name: out.name, content: result, ...(span.error ? { isError: true } : {}) }];
+    out.toolResults = [
+      {
+        ...(typeof id === 'string' ? { id } : {}),
+        name: out.name,
+        content: result,
+        ...(span.error ? { isError: true } : {}),
+      },
+    ];
   }
   return out;
 }
@@ -109,7 +148,8 @@ export const otelFormat: TraceFormat = {
     return input.kind === 'json' && hasGenAi(input.value);
   },
   parse(input, context) {
-    if (input.kind !== 'json') throw new TraceFormatError(context.file, 'expected an OTLP/JSON document', { format: NAME });
+    if (input.kind !== 'json')
+      throw new TraceFormatError(context.file, 'expected an OTLP/JSON document', { format: NAME });
     const spans = decodeOtlp(input.value, { file: context.file, format: NAME });
     const firstInput = spans
       .filter((span) => LLM_OPERATIONS.has(String(span.attributes['gen_ai.operation.name'])))
@@ -118,7 +158,9 @@ export const otelFormat: TraceFormat = {
     const steps = withQuestionStep(firstInput?.text, stepsFromSpans(spans.map(neutral)));
     requireSteps(steps, context.file, NAME, 'resourceSpans');
     const service = spans[0]?.resource['service.name'];
-    const conversation = spans.map((span) => span.attributes['gen_ai.conversation.id']).find((value) => typeof value === 'string');
+    const conversation = spans
+      .map((span) => span.attributes['gen_ai.conversation.id'])
+      .find((value) => typeof value === 'string');
     return [
       buildTrace({
         id: spans[0]?.traceId || context.id,
@@ -127,7 +169,10 @@ export const otelFormat: TraceFormat = {
         ...(firstInput?.text ? { question: firstInput.text } : {}),
         outcome: spans.some((span) => span.error && !span.parentSpanId) ? 'failure' : 'unknown',
         steps,
-        metadata: { ...(service ? { service } : {}), ...(conversation ? { conversationId: conversation } : {}) },
+        metadata: {
+          ...(service ? { service } : {}),
+          ...(conversation ? { conversationId: conversation } : {}),
+        },
       }),
     ];
   },

@@ -18,9 +18,18 @@ const stepSchema = z.object({
   step_number: z.number().nullish(),
   timing: z.object({ start_time: z.number().nullish() }).nullish(),
   model_output: z.unknown().optional(),
-  tool_calls: z.array(z.object({ id: z.string().nullish(), function: z.object({ name: z.string(), arguments: z.unknown().optional() }) })).nullish(),
+  tool_calls: z
+    .array(
+      z.object({
+        id: z.string().nullish(),
+        function: z.object({ name: z.string(), arguments: z.unknown().optional() }),
+      }),
+    )
+    .nullish(),
   observations: z.string().nullish(),
-  error: z.union([z.object({ type: z.string().nullish(), message: z.string().nullish() }), z.string()]).nullish(),
+  error: z
+    .union([z.object({ type: z.string().nullish(), message: z.string().nullish() }), z.string()])
+    .nullish(),
   action_output: z.unknown().optional(),
   final_answer: z.unknown().optional(),
   output: z.unknown().optional(),
@@ -29,10 +38,15 @@ const stepSchema = z.object({
 function stepList(input: RawInput): { list: unknown[]; agent: string } | undefined {
   if (input.kind !== 'json') return undefined;
   const { value } = input;
-  const looksLikeStep = (item: unknown) => isObject(item) && ('step_number' in item || 'model_output' in item || ('task' in item && 'task_images' in item));
+  const looksLikeStep = (item: unknown) =>
+    isObject(item) &&
+    ('step_number' in item || 'model_output' in item || ('task' in item && 'task_images' in item));
   if (Array.isArray(value) && value.some(looksLikeStep)) return { list: value, agent: 'agent' };
   if (isObject(value) && Array.isArray(value.steps) && value.steps.some(looksLikeStep)) {
-    return { list: value.steps, agent: typeof value.agent_name === 'string' ? value.agent_name : 'agent' };
+    return {
+      list: value.steps,
+      agent: typeof value.agent_name === 'string' ? value.agent_name : 'agent',
+    };
   }
   return undefined;
 }
@@ -45,12 +59,19 @@ export const smolagentsFormat: TraceFormat = {
   },
   parse(input, context) {
     const found = stepList(input);
-    if (!found) throw new TraceFormatError(context.file, 'expected smolagents steps', { format: NAME });
+    if (!found)
+      throw new TraceFormatError(context.file, 'expected smolagents steps', { format: NAME });
     const steps: DraftStep[] = [];
     let question: string | undefined;
     found.list.forEach((raw, index) => {
-      const step = validate(stepSchema, raw, { file: context.file, format: NAME, prefix: `steps[${index}]` });
-      const timestamp = step.timing?.start_time ? new Date(step.timing.start_time * 1000).toISOString() : undefined;
+      const step = validate(stepSchema, raw, {
+        file: context.file,
+        format: NAME,
+        prefix: `steps[${index}]`,
+      });
+      const timestamp = step.timing?.start_time
+        ? new Date(step.timing.start_time * 1000).toISOString()
+        : undefined;
       const base: Partial<DraftStep> = timestamp ? { timestamp } : {};
       if (step.task) {
         question ??= step.task;
@@ -58,17 +79,53 @@ export const smolagentsFormat: TraceFormat = {
       } else if (step.plan) {
         steps.push({ ...base, speaker: found.agent, role: 'agent', content: step.plan });
       } else if (step.step_number !== null && step.step_number !== undefined) {
-        const calls = (step.tool_calls ?? []).map((call) => ({ ...(call.id ? { id: call.id } : {}), name: call.function.name, arguments: argumentsText(call.function.arguments) }));
-        steps.push({ ...base, speaker: found.agent, role: 'agent', content: textOf(step.model_output), toolCalls: calls });
-        const error = typeof step.error === 'string' ? step.error : step.error ? [step.error.type, step.error.message].filter(Boolean).join(': ') : '';
+        const calls = (step.tool_calls ?? []).map((call) => ({
+          ...(call.id ? { id: call.id } : {}),
+          name: call.function.name,
+          arguments: argumentsText(call.function.arguments),
+        }));
+        steps.push({
+          ...base,
+          speaker: found.agent,
+          role: 'agent',
+          content: textOf(step.model_output),
+          toolCalls: calls,
+        });
+        const error =
+          typeof step.error === 'string'
+            ? step.error
+            : step.error
+              ? [step.error.type, step.error.message].filter(Boolean).join(': ')
+              : '';
         if (step.observations || error) {
-          steps.push({ ...base, speaker: 'python_interpreter', role: 'tool', content: [step.observations ?? '', error ? `[error] ${error}` : ''].filter(Boolean).join('\n'), ...(error ? { error } : {}) });
+          steps.push({
+            ...base,
+            speaker: 'python_interpreter',
+            role: 'tool',
+            content: [step.observations ?? '', error ? `[error] ${error}` : '']
+              .filter(Boolean)
+              .join('\n'),
+            ...(error ? { error } : {}),
+          });
         }
       } else if (step.final_answer !== undefined || step.output !== undefined) {
-        steps.push({ ...base, speaker: found.agent, role: 'agent', content: `Final answer: ${textOf(step.final_answer ?? step.output)}` });
+        steps.push({
+          ...base,
+          speaker: found.agent,
+          role: 'agent',
+          content: `Final answer: ${textOf(step.final_answer ?? step.output)}`,
+        });
       }
     });
     requireSteps(steps, context.file, NAME, 'steps');
-    return [buildTrace({ id: context.id, format: NAME, source: context.file, ...(question ? { question } : {}), steps })];
+    return [
+      buildTrace({
+        id: context.id,
+        format: NAME,
+        source: context.file,
+        ...(question ? { question } : {}),
+        steps,
+      }),
+    ];
   },
 };

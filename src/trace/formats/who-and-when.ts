@@ -42,7 +42,9 @@ export const whoAndWhenFormat: TraceFormat = {
     const record = validate(recordSchema, value, { file: context.file, format: NAME });
     requireSteps(record.history, context.file, NAME, 'history');
     // Hand-Crafted records have no `name` anywhere: their speaker is the role.
-    const speakerInName = record.history.some((message) => isObject(message) && typeof message.name === 'string');
+    const speakerInName = record.history.some(
+      (message) => isObject(message) && typeof message.name === 'string',
+    );
     const steps = draftStepsFromMessages(record.history, {
       file: context.file,
       format: NAME,
@@ -50,7 +52,10 @@ export const whoAndWhenFormat: TraceFormat = {
       speaker: speakerInName ? 'name-then-role' : 'role',
     });
     const correct = record.is_correct ?? record.is_corrected;
-    const mistakeStep = record.mistake_step === null || record.mistake_step === undefined ? undefined : Number.parseInt(String(record.mistake_step), 10);
+    const mistakeStep =
+      record.mistake_step === null || record.mistake_step === undefined
+        ? undefined
+        : Number.parseInt(String(record.mistake_step), 10);
     const labels = {
       ...(record.mistake_agent ? { agent: record.mistake_agent } : {}),
       ...(mistakeStep !== undefined && Number.isFinite(mistakeStep) ? { step: mistakeStep } : {}),
@@ -62,12 +67,16 @@ export const whoAndWhenFormat: TraceFormat = {
         format: NAME,
         source: context.file,
         ...(record.question ? { question: record.question } : {}),
-        ...(record.ground_truth !== null && record.ground_truth !== undefined ? { groundTruth: String(record.ground_truth) } : {}),
+        ...(record.ground_truth !== null && record.ground_truth !== undefined
+          ? { groundTruth: String(record.ground_truth) }
+          : {}),
         outcome: correct === true ? 'success' : correct === false ? 'failure' : 'unknown',
         steps,
         metadata: {
           subset: speakerInName ? 'Algorithm-Generated' : 'Hand-Crafted',
-          ...(record.level !== null && record.level !== undefined ? { level: String(record.level) } : {}),
+          ...(record.level !== null && record.level !== undefined
+            ? { level: String(record.level) }
+            : {}),
           ...(record.mistake_type ? { mistakeType: record.mistake_type } : {}),
         },
         labels,

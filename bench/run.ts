@@ -1,0 +1,131 @@
+/**
+ * `npm run bench`: speed and memory against the targets in the issues, as medians of repeated
+ * runs and ratios to each target (these machines are shared and noisy: read ratios, not digits).
+ * Writes bench/out/results.json.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { attributeWithModel, loadOfflineModel } from '../src/attribution/offline/attributor.js';
+import { expandPaths, loadTrace } from '../src/trace/load.js';
+import type { Trace } from '../src/trace/model.js';
+import { generateTrace } from './generate-trace.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const DATA = join(ROOT, '../shared/datasets/who-and-when');
+const OUT = join(ROOT, 'bench/out');
+const median = (values: number[]) =>
+  [...values].sort((left, right) => left - right)[Math.floor(values.length / 2)]!;
+
+interface Result {
+  name: string;
+  median: number;
+  unit: string;
+  target: number;
+  /** measured / target for "less is better", target / measured for throughput: ≤ 1 meets it. */
+  ratio: number;
+  runs: number;
+}
+const results: Result[] = [];
+const record = (
+  name: string,
+  values: number[],
+  unit: string,
+  target: number,
+  higherIsBetter = false,
+) => {
+  const value = median(values);
+  results.push({
+    name,
+    median: Number(value.toFixed(3)),
+    unit,
+    target,
+    ratio: Number((higherIsBetter ? target / value : value / target).toFixed(3)),
+    runs: values.length,
+  });
+};
+
+async function loadAll(files: string[]): Promise<Trace[]> {
+  const traces: Trace[] = [];
+  for (const file of files) traces.push(await loadTrace(file));
+  return traces;
+}
+
+mkdirSync(OUT, { recursive: true });
+if (!existsSync(DATA)) throw new Error(`benchmark data not found: ${DATA}`);
+const files = await expandPaths([DATA]);
+await loadAll(files); // warm-up: module loading and JIT, not measured
+
+const importTimes: number[] = [];
+for (let round = 0; round < 7; round += 1) {
+  const started = performance.now();
+  await loadAll(files);
+  importTimes.push((performance.now() - started) / 1000);
+}
+record(`import + normalise ${files.length} Who&When traces`, importTimes, 's', 1);
+
+const traces = await loadAll(files);
+const model = loadOfflineModel();
+for (const trace of traces) attributeWithModel(trace, model); // warm-up
+const throughput: number[] = [];
+for (let round = 0; round < 7; round += 1) {
+  const started = performance.now();
+  for (const trace of traces) attributeWithModel(trace, model);
+  throughput.push(traces.length / ((performance.now() - started) / 1000));
+}
+record('offline attribution throughput', throughput, 'traces/s', 1000, true);
+
+const cli = join(ROOT, 'dist/cli/index.js');
+if (existsSync(cli)) {
+  const wall: number[] = [];
+  for (let round = 0; round < 7; round += 1) {
+    const started = performance.now();
+    execFileSync(
+      process.execPath,
+      [cli, 'attribute', join(ROOT, 'examples/who-and-when-hc-6.json'), '--json'],
+      { stdio: 'ignore' },
+    );
+    wall.push((performance.now() - started) / 1000);
+  }
+  record('faultline attribute, one trace, incl. Node start-up', wall, 's', 0.5);
+} else {
+  process.stderr.write('skipping the CLI wall-time benchmark: run `npm run build` first\n');
+}
+
+const large = join(OUT, 'large-100k.json');
+const bytes = await generateTrace(large, 100_000);
+const largeRuns: { seconds: number; maxRssMb: number }[] = [];
+for (let round = 0; round < 3; round += 1) {
+  const output = execFileSync(
+    process.execPath,
+    ['--import', 'tsx', join(ROOT, 'bench/import-large.ts'), large],
+    { encoding: 'utf8', maxBuffer: 1 << 20 },
+  );
+  largeRuns.push(JSON.parse(output) as { seconds: number; maxRssMb: number });
+}
+record(
+  `import 100,000-step trace (${(bytes / 1e6).toFixed(0)} MB)`,
+  largeRuns.map((run) => run.seconds),
+  's',
+  5,
+);
+record(
+  'peak resident memory, 100,000-step import',
+  largeRuns.map((run) => run.maxRssMb),
+  'MB',
+  1536,
+);
+
+writeFileSync(
+  join(OUT, 'results.json'),
+  `${JSON.stringify({ node: process.version, date: new Date().toISOString(), results }, null, 2)}\n`,
+);
+const width = Math.max(...results.map((result) => result.name.length));
+for (const result of results) {
+  const verdict = result.ratio <= 1 ? 'meets target' : 'MISSES target';
+  process.stdout.write(
+    `${result.name.padEnd(width)}  median ${String(result.median).padStart(9)} ${result.unit.padEnd(8)} target ${result.target} ${result.unit}  ratio ${result.ratio.toFixed(2)}  ${verdict}  (${result.runs} runs)\n`,
+  );
+}

@@ -1,0 +1,105 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { FIXTURES, HAS_SHARED_DATA, ROOT, WHO_AND_WHEN } from '../../../test/paths.js';
+import { ModelFileError } from '../../errors.js';
+import { buildTrace } from '../../trace/build-trace.js';
+import { loadBatch, loadTrace } from '../../trace/load.js';
+import type { Trace } from '../../trace/model.js';
+import { attributeWithModel, DEFAULT_MODEL_PATH, loadOfflineModel } from './attributor.js';
+import { FEATURE_NAMES, computeFeatures } from './features.js';
+import { validateModel } from './model.js';
+import { trainOfflineModel } from './train.js';
+
+async function loadAll(path: string): Promise<Trace[]> {
+  const traces: Trace[] = [];
+  for await (const result of loadBatch([path])) if (result.ok) traces.push(...result.traces);
+  return traces;
+}
+
+describe('offline attributor', () => {
+  it('answers for every format fixture with a valid step, agent and reason', async () => {
+    const model = loadOfflineModel();
+    const traces = await loadAll(join(FIXTURES, 'formats'));
+    assert.ok(traces.length >= 20);
+    for (const trace of traces) {
+      const result = attributeWithModel(trace, model);
+      assert.ok(
+        Number.isInteger(result.step) && result.step >= 0 && result.step < trace.steps.length,
+        trace.id,
+      );
+      assert.ok(
+        trace.agents.some((agent) => agent.name === result.agent),
+        `${trace.id}: ${result.agent}`,
+      );
+      assert.notEqual(trace.steps[result.step]!.role, 'human');
+      assert.ok(result.reason.length > 10);
+      assert.ok(result.confidence! > 0 && result.confidence! <= 1);
+      assert.ok(result.candidates!.length >= 1 && result.candidates!.length <= 3);
+      assert.deepEqual(result.usage, { calls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 });
+    }
+  });
+
+  it('has one feature row per step, all finite', async () => {
+    const trace = await loadTrace(join(FIXTURES, 'formats/whowhen-hand-crafted-magentic-one.json'));
+    const rows = computeFeatures(trace);
+    assert.equal(rows.length, trace.steps.length);
+    for (const row of rows) {
+      assert.equal(row.length, FEATURE_NAMES.length);
+      assert.ok(row.every(Number.isFinite));
+    }
+  });
+
+  it('quotes the evidence in its reason', async () => {
+    const trace = await loadTrace(join(FIXTURES, 'formats/langfuse-trace-export.json'));
+    const result = attributeWithModel(trace, loadOfflineModel());
+    assert.match(result.reason, /Evidence: /);
+  });
+
+  it('hides the expected answer when asked', async () => {
+    const trace = buildTrace({
+      id: 't',
+      format: 'test',
+      groundTruth: '391',
+      steps: [
+        { speaker: 'Math_Expert', content: '17 * 23 = 391' },
+        { speaker: 'Verifier', content: 'No, it is 381.' },
+      ],
+    });
+    const column = FEATURE_NAMES.indexOf('mentions_answer');
+    const withAnswer = computeFeatures(trace);
+    const without = computeFeatures({ ...trace, groundTruth: undefined } as Trace);
+    assert.ok(withAnswer.some((row) => row[column] === 1));
+    assert.ok(without.every((row) => row[column] === 0));
+  });
+
+  it('rejects a model file of another feature set with an actionable message', () => {
+    const model = JSON.parse(readFileSync(DEFAULT_MODEL_PATH, 'utf8'));
+    model.step.features = model.step.features.slice(1);
+    assert.throws(
+      () => validateModel(model, 'old.json'),
+      (error: unknown) =>
+        error instanceof ModelFileError && /retrain with `faultline train`/.test(error.message),
+    );
+  });
+});
+
+describe(
+  'training',
+  { skip: HAS_SHARED_DATA ? false : `shared data not found at ${WHO_AND_WHEN}` },
+  () => {
+    it('reproduces the shipped model from the shared Who&When traces', async () => {
+      const traces = await loadAll(WHO_AND_WHEN);
+      const shipped = JSON.parse(readFileSync(DEFAULT_MODEL_PATH, 'utf8'));
+      const trained = JSON.parse(
+        JSON.stringify(trainOfflineModel(traces, undefined, shipped.training.data)),
+      );
+      assert.deepEqual(
+        trained,
+        shipped,
+        `retrain with: faultline train --data ../shared/datasets/who-and-when --out ${DEFAULT_MODEL_PATH.replace(ROOT, '')}`,
+      );
+    });
+  },
+);

@@ -1,0 +1,159 @@
+/** The command line end to end, run as a user runs it (a child process), on shipped files. */
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { promisify } from 'node:util';
+import { FIXTURES, ROOT } from '../../test/paths.js';
+
+const run = promisify(execFile);
+const CLI = join(ROOT, 'src/cli/index.ts');
+
+async function faultline(
+  ...args: string[]
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', CLI, ...args], {
+      cwd: ROOT,
+      env: { ...process.env, NO_COLOR: '1' },
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failure = error as { code: number; stdout: string; stderr: string };
+    return { code: failure.code, stdout: failure.stdout, stderr: failure.stderr };
+  }
+}
+
+describe('faultline command', () => {
+  let folder = '';
+  before(async () => {
+    folder = await mkdtemp(join(tmpdir(), 'faultline-cli-'));
+  });
+  after(async () => {
+    await rm(folder, { recursive: true, force: true });
+  });
+
+  it('prints its version and help with examples', async () => {
+    const version = await faultline('--version');
+    assert.equal(version.code, 0);
+    assert.match(version.stdout, /^\d+\.\d+\.\d+/);
+    const help = await faultline('attribute', '--help');
+    assert.equal(help.code, 0);
+    assert.match(help.stdout, /Examples:/);
+    assert.match(help.stdout, /--no-ground-truth/);
+  });
+
+  it('attributes with one JSON object per trace per line', async () => {
+    const result = await faultline(
+      'attribute',
+      'examples/who-and-when-ag-1.json',
+      'examples/who-and-when-hc-6.json',
+      '--json',
+    );
+    assert.equal(result.code, 0, result.stderr);
+    const lines = result.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    assert.equal(lines.length, 2);
+    assert.equal(lines[0]!.trace, 'examples/who-and-when-ag-1.json');
+    for (const line of lines) {
+      assert.equal(typeof line.agent, 'string');
+      assert.ok(Number.isInteger(line.step));
+      assert.equal(typeof line.reason, 'string');
+      assert.equal(line.method, 'offline');
+      assert.equal(typeof line.confidence, 'number');
+      assert.ok(Array.isArray(line.candidates));
+    }
+  });
+
+  it('reads a whole folder and keeps going past bad files, exiting 2', async () => {
+    await writeFile(
+      join(folder, 'good.json'),
+      JSON.stringify({
+        history: [
+          { role: 'user', content: 'q' },
+          { role: 'assistant', name: 'A', content: 'a' },
+        ],
+      }),
+    );
+    await writeFile(join(folder, 'bad.json'), '{"history": [');
+    const result = await faultline('attribute', folder, '--json');
+    assert.equal(result.code, 2);
+    assert.equal(result.stdout.trim().split('\n').length, 1);
+    const errors = result.stderr.trim().split('\n');
+    assert.match(errors[0]!, /bad\.json: the JSON ends too early/);
+    assert.match(errors[1]!, /1 of 2 files could not be read/);
+  });
+
+  it('gives one line and exit 2 for a malformed file, a stack only with --debug', async () => {
+    const file = join(FIXTURES, 'negative/content-object.json');
+    const plain = await faultline('attribute', file);
+    assert.equal(plain.code, 2);
+    assert.equal(plain.stderr.trim().split('\n').length, 1);
+    assert.match(
+      plain.stderr,
+      /content-object\.json \(messages\) at history\[0\]\.content: content is an object/,
+    );
+    const missing = await faultline('attribute', 'no/such/trace.json');
+    assert.equal(missing.code, 2);
+    assert.match(missing.stderr, /^faultline: no\/such\/trace\.json: no such file\n$/);
+    const debug = await faultline('--debug', 'attribute', file);
+    assert.match(debug.stderr, /at .*\.ts:\d+/);
+  });
+
+  it('names the valid choices for an unknown method', async () => {
+    const result = await faultline(
+      'attribute',
+      'examples/who-and-when-ag-1.json',
+      '--method',
+      'oracle',
+    );
+    assert.equal(result.code, 2);
+    assert.match(result.stderr, /unknown method "oracle"; choose one of: offline, first-agent/);
+  });
+
+  it('inspects as a table and as canonical JSON', async () => {
+    const table = await faultline('inspect', 'examples/who-and-when-hc-6.json');
+    assert.equal(table.code, 0, table.stderr);
+    assert.match(table.stdout, /Orchestrator/);
+    assert.match(table.stdout, /decisive step/);
+    const json = await faultline('inspect', 'examples/who-and-when-hc-6.json', '--json');
+    const trace = JSON.parse(json.stdout) as { steps: { agent: string }[] };
+    assert.ok(trace.steps.every((step) => !step.agent.includes('(')));
+  });
+
+  it('converts to messages that read back with the same steps', async () => {
+    const out = join(folder, 'converted.json');
+    const converted = await faultline(
+      'convert',
+      join(FIXTURES, 'formats/otlp-genai-semconv.json'),
+      '--to',
+      'messages',
+      '--out',
+      out,
+    );
+    assert.equal(converted.code, 0, converted.stderr);
+    const original = JSON.parse(
+      (await faultline('inspect', join(FIXTURES, 'formats/otlp-genai-semconv.json'), '--json'))
+        .stdout,
+    ) as { steps: { agent: string; content: string }[] };
+    const back = JSON.parse((await faultline('inspect', out, '--json')).stdout) as {
+      format: string;
+      steps: { agent: string; content: string }[];
+    };
+    assert.equal(back.format, 'messages');
+    assert.deepEqual(
+      back.steps.map((step) => [step.agent, step.content]),
+      original.steps.map((step) => [step.agent, step.content]),
+    );
+  });
+
+  it('treats an unknown option as bad usage', async () => {
+    const result = await faultline('attribute', '--frobnicate');
+    assert.equal(result.code, 2);
+    assert.match(result.stderr, /unknown option/);
+  });
+});
