@@ -7,6 +7,7 @@ import { Command, CommanderError } from 'commander';
 import { EXIT, exitCodeOf, reportError, setDebug } from './errors.js';
 import { registerAttribute } from './commands/attribute.js';
 import { registerConvert } from './commands/convert.js';
+import { registerEval } from './commands/eval.js';
 import { registerInspect } from './commands/inspect.js';
 import { registerTrain } from './commands/train.js';
 
@@ -35,6 +36,7 @@ registerAttribute(program, setExit);
 registerInspect(program, setExit);
 registerConvert(program, setExit);
 registerTrain(program, setExit);
+registerEval(program, setExit);
 
 // A closed pipe (`faultline ... | head`) is not an error.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {

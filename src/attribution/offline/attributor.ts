@@ -71,13 +71,11 @@ export function attributeWithModel(
     stepAgent === responsible.agent
       ? evidence
       : `${responsible.agent} is the most likely responsible agent overall; the single most likely decisive step is by another agent. ${evidence}`;
-  const candidates: Candidate[] = ranked
-    .slice(0, 3)
-    .map((entry) => ({
-      step: entry.step,
-      agent: trace.steps[entry.step]!.agent,
-      score: round(entry.score),
-    }));
+  const candidates: Candidate[] = ranked.slice(0, 3).map((entry) => ({
+    step: entry.step,
+    agent: trace.steps[entry.step]!.agent,
+    score: round(entry.score),
+  }));
   return {
     agent: responsible.agent,
     step: best.step,

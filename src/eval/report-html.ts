@@ -1,0 +1,228 @@
+/**
+ * The evaluation report as one self-contained HTML file: charts drawn as inline SVG (accuracy with
+ * intervals per method and subset; histogram of predicted minus true step), the tables, and
+ * per-trace rows linking to the blamed step. Every piece of trace text is escaped.
+ */
+import type { Trace } from '../trace/model.js';
+import type { Estimate } from './metrics.js';
+import { formatEstimate, reportNotes } from './report-markdown.js';
+import { methodLabel, type EvalSummary, type SummaryRow } from './summary.js';
+
+/** Escapes text for HTML content and attribute values. */
+export function escapeHtml(text: string): string {
+  return text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
+}
+
+const COLOURS = [
+  '#3366cc',
+  '#dc3912',
+  '#ff9900',
+  '#109618',
+  '#990099',
+  '#0099c6',
+  '#dd4477',
+  '#66aa00',
+];
+
+/** Horizontal bars with 95% interval whiskers, one group per subset. */
+function accuracyChart(
+  rows: readonly SummaryRow[],
+  pick: (row: SummaryRow) => Estimate,
+  title: string,
+): string {
+  const labels = [...new Set(rows.map((row) => methodLabel(row.method, row.useGroundTruth)))];
+  const subsets = [...new Set(rows.map((row) => row.subset))];
+  const barHeight = 14;
+  const left = 230;
+  const width = 420;
+  const groupHeight = labels.length * (barHeight + 3) + 18;
+  const height = subsets.length * groupHeight + 40;
+  const parts = [
+    `<svg role="img" aria-label="${escapeHtml(title)}" width="${left + width + 60}" height="${height}" xmlns="http://www.w3.org/2000/svg" font-family="sans-serif" font-size="11">`,
+  ];
+  parts.push(`<text x="0" y="14" font-weight="bold">${escapeHtml(title)}</text>`);
+  for (let tick = 0; tick <= 100; tick += 25)
+    parts.push(
+      `<line x1="${left + (tick / 100) * width}" x2="${left + (tick / 100) * width}" y1="22" y2="${height - 10}" stroke="#ddd"/><text x="${left + (tick / 100) * width - 8}" y="${height}" fill="#666">${tick}%</text>`,
+    );
+  subsets.forEach((subset, subsetIndex) => {
+    const top = 30 + subsetIndex * groupHeight;
+    parts.push(`<text x="0" y="${top + 10}" font-weight="bold">${escapeHtml(subset)}</text>`);
+    labels.forEach((label, labelIndex) => {
+      const row = rows.find(
+        (candidate) =>
+          candidate.subset === subset &&
+          methodLabel(candidate.method, candidate.useGroundTruth) === label,
+      );
+      if (!row) return;
+      const value = pick(row);
+      const y = top + 14 + labelIndex * (barHeight + 3);
+      const colour = COLOURS[labelIndex % COLOURS.length]!;
+      parts.push(`<text x="10" y="${y + 11}">${escapeHtml(label)}</text>`);
+      parts.push(
+        `<rect x="${left}" y="${y}" width="${(value.value * width).toFixed(1)}" height="${barHeight}" fill="${colour}" opacity="0.8"><title>${escapeHtml(`${label}, ${subset}: ${formatEstimate(value)}`)}</title></rect>`,
+      );
+      parts.push(
+        `<line x1="${left + value.low * width}" x2="${left + value.high * width}" y1="${y + barHeight / 2}" y2="${y + barHeight / 2}" stroke="#000"/>`,
+      );
+      parts.push(
+        `<text x="${left + Math.max(value.value, value.high) * width + 4}" y="${y + 11}">${(value.value * 100).toFixed(1)}%</text>`,
+      );
+    });
+  });
+  parts.push('</svg>');
+  return parts.join('');
+}
+
+/** Histogram of predicted − true step for one method. */
+function errorHistogram(label: string, counts: Record<string, number>): string {
+  const entries = Object.entries(counts).map(
+    ([difference, count]) => [Number(difference), count] as const,
+  );
+  if (entries.length === 0) return '';
+  const clamp = (value: number) => Math.max(-10, Math.min(10, value));
+  const bins = new Map<number, number>();
+  for (const [difference, count] of entries)
+    bins.set(clamp(difference), (bins.get(clamp(difference)) ?? 0) + count);
+  const max = Math.max(...bins.values());
+  const barWidth = 18;
+  const height = 120;
+  const parts = [
+    `<svg role="img" aria-label="${escapeHtml(`predicted minus true step, ${label}`)}" width="${21 * (barWidth + 2) + 20}" height="${height + 40}" xmlns="http://www.w3.org/2000/svg" font-family="sans-serif" font-size="10">`,
+  ];
+  parts.push(`<text x="0" y="12" font-weight="bold">${escapeHtml(label)}</text>`);
+  for (let difference = -10; difference <= 10; difference += 1) {
+    const count = bins.get(difference) ?? 0;
+    const x = 10 + (difference + 10) * (barWidth + 2);
+    const barHeight = max > 0 ? (count / max) * (height - 30) : 0;
+    parts.push(
+      `<rect x="${x}" y="${height - barHeight}" width="${barWidth}" height="${barHeight}" fill="${difference === 0 ? '#109618' : '#3366cc'}"><title>${difference === -10 ? '≤ ' : difference === 10 ? '≥ ' : ''}${difference}: ${count}</title></rect>`,
+    );
+    if (difference % 5 === 0)
+      parts.push(
+        `<text x="${x + 2}" y="${height + 14}">${difference === -10 ? '≤-10' : difference === 10 ? '≥10' : difference}</text>`,
+      );
+  }
+  parts.push('</svg>');
+  return parts.join('');
+}
+
+function table(head: string[], body: string[][]): string {
+  return `<table><thead><tr>${head.map((cell) => `<th>${escapeHtml(cell)}</th>`).join('')}</tr></thead><tbody>${body.map((row) => `<tr>${row.join('')}</tr>`).join('')}</tbody></table>`;
+}
+
+const td = (text: string, className = '') =>
+  `<td${className ? ` class="${className}"` : ''}>${escapeHtml(text)}</td>`;
+
+function clip(text: string, limit = 2000): string {
+  return text.length > limit
+    ? `${text.slice(0, limit)}\n… (${text.length - limit} more characters)`
+    : text;
+}
+
+/** The whole HTML report. `traces` supplies the blamed steps' text, looked up by file. */
+export function renderHtmlReport(summary: EvalSummary, traces: readonly Trace[]): string {
+  const byFile = new Map(traces.map((trace) => [trace.source ?? trace.id, trace]));
+  const methodRows = summary.rows;
+  const accuracyRows = methodRows.map((row) => [
+    td(methodLabel(row.method, row.useGroundTruth)),
+    td(row.subset),
+    td(String(row.traces)),
+    td(formatEstimate(row.accuracy.agent)),
+    td(formatEstimate(row.accuracy.step)),
+    td(formatEstimate(row.accuracy.stepWithin1)),
+    td(formatEstimate(row.accuracy.stepWithin3)),
+    td(formatEstimate(row.accuracy.stepLenient), 'lenient'),
+  ]);
+  const usageRows = methodRows
+    .filter(
+      (row) =>
+        !row.baseline &&
+        (row.subset === 'overall' ||
+          !methodRows.some(
+            (other) =>
+              other.method === row.method &&
+              other.useGroundTruth === row.useGroundTruth &&
+              other.subset === 'overall',
+          )),
+    )
+    .map((row) => [
+      td(methodLabel(row.method, row.useGroundTruth)),
+      td(String(row.traces)),
+      td(String(row.calls)),
+      td(String(row.inputTokens)),
+      td(String(row.outputTokens)),
+      td(row.costUsd.toFixed(4)),
+      td(row.millisecondsPerTrace.toFixed(2)),
+    ]);
+
+  const details: string[] = [];
+  const traceRows = summary.records.map((record, index) => {
+    const anchor = `t${index}`;
+    const trace = byFile.get(record.file);
+    const blamed = trace?.steps[record.predicted.step];
+    const labelled = record.label.step === undefined ? undefined : trace?.steps[record.label.step];
+    details.push(
+      `<section id="${anchor}"><h3>${escapeHtml(record.file)} — ${escapeHtml(methodLabel(record.method, record.useGroundTruth))}</h3>` +
+        `<p><b>Blamed:</b> step ${record.predicted.step} by ${escapeHtml(record.predicted.agent)}. ${escapeHtml(record.predicted.reason)}</p>` +
+        (blamed
+          ? `<pre class="step blamed">${escapeHtml(`[${blamed.index}] ${blamed.speaker}\n${clip(blamed.content)}`)}</pre>`
+          : '') +
+        `<p><b>Label:</b> step ${record.label.step ?? '?'} by ${escapeHtml(record.label.agent ?? '?')}</p>` +
+        (labelled && labelled !== blamed
+          ? `<pre class="step">${escapeHtml(`[${labelled.index}] ${labelled.speaker}\n${clip(labelled.content)}`)}</pre>`
+          : '') +
+        '</section>',
+    );
+    const agentRight =
+      record.label.agent !== undefined &&
+      record.predicted.agent.toLowerCase() === record.label.agent.toLowerCase();
+    const stepRight = record.predicted.step === record.label.step;
+    return [
+      `<td><a href="#${anchor}">${escapeHtml(record.file)}</a></td>`,
+      td(record.subset),
+      td(methodLabel(record.method, record.useGroundTruth)),
+      `<td><a href="#${anchor}">${escapeHtml(record.predicted.agent)} @ ${record.predicted.step}</a></td>`,
+      td(`${record.label.agent ?? '?'} @ ${record.label.step ?? '?'}`),
+      td(agentRight ? 'yes' : 'no', agentRight ? 'right' : 'wrong'),
+      td(stepRight ? 'yes' : 'no', stepRight ? 'right' : 'wrong'),
+    ];
+  });
+
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>faultline evaluation</title>
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
+<style>
+body{font-family:system-ui,sans-serif;margin:2em;max-width:1200px;color:#222}
+table{border-collapse:collapse;margin:1em 0;font-size:13px}th,td{border:1px solid #ccc;padding:3px 6px;text-align:left}
+th{background:#f3f3f3}.right{color:#0a7a2a}.wrong{color:#b00020}.lenient{color:#777}
+pre.step{white-space:pre-wrap;background:#f8f8f8;border-left:3px solid #999;padding:6px;max-height:20em;overflow:auto}
+pre.blamed{border-left-color:#dc3912}section{border-top:1px solid #eee;margin-top:1em}
+</style></head><body>
+<h1>faultline evaluation</h1>
+<p>Generated ${escapeHtml(summary.generatedAt)}.</p>
+<ul>${reportNotes(summary)
+    .map((note) => `<li>${escapeHtml(note)}</li>`)
+    .join('')}</ul>
+<h2>Accuracy</h2>
+${accuracyChart(methodRows, (row) => row.accuracy.agent, 'Agent-level accuracy (95% interval)')}
+${accuracyChart(methodRows, (row) => row.accuracy.step, 'Step-level accuracy (95% interval)')}
+${table(['method', 'subset', 'n', 'agent', 'step', 'step ±1', 'step ±3', 'step, lenient (original)'], accuracyRows)}
+<h2>Predicted minus true step</h2>
+${Object.entries(summary.stepErrors)
+  .map(([label, counts]) => errorHistogram(label, counts))
+  .join('\n')}
+<h2>Usage</h2>
+${table(['method', 'traces', 'calls', 'input tokens', 'output tokens', 'est. cost (USD)', 'ms per trace'], usageRows)}
+<h2>Per-trace predictions</h2>
+${table(['trace', 'subset', 'method', 'predicted', 'label', 'agent', 'step'], traceRows)}
+<h2>Blamed steps</h2>
+${details.join('\n')}
+</body></html>
+`;
+}

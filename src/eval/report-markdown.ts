@@ -1,0 +1,136 @@
+/**
+ * The evaluation report as Markdown (also what the terminal shows). The JSON report carries the
+ * same numbers; the HTML report adds charts.
+ */
+import type { Estimate } from './metrics.js';
+import { methodLabel, type EvalSummary, type SummaryRow } from './summary.js';
+
+/** Text safe inside a Markdown table cell. */
+function cell(text: string): string {
+  return text.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ');
+}
+
+/** `42.1% [32.9, 51.6]` */
+export function formatEstimate(value: Estimate): string {
+  return `${(value.value * 100).toFixed(1)}% [${(value.low * 100).toFixed(1)}, ${(value.high * 100).toFixed(1)}]`;
+}
+
+/** Notes that must travel with the numbers. */
+export function reportNotes(summary: EvalSummary): string[] {
+  const notes = [
+    'Accuracy with 95% bootstrap interval over traces. Steps match only when the integers are equal.',
+    '"lenient (original)" repeats the original Who&When script, which counts a step as right when the true number occurs inside the predicted one (true 1, predicted 10 counts); it is shown only to compare with published figures.',
+  ];
+  if (summary.info.includeTrain)
+    notes.push(
+      '--include-train: the offline model is scored on traces it was trained on; its figures are optimistic.',
+    );
+  else if (summary.info.excludedTrainingTraces > 0)
+    notes.push(
+      `${summary.info.excludedTrainingTraces} trace(s) the offline model was trained on were left out of its evaluation (use offline-cv to cross-validate on them, or --include-train).`,
+    );
+  if (summary.info.unlabelled > 0)
+    notes.push(`${summary.info.unlabelled} trace(s) without agent and step labels were skipped.`);
+  return notes;
+}
+
+/** The main table: every method and baseline, per subset. */
+export function accuracyTable(rows: readonly SummaryRow[]): string {
+  const lines = [
+    '| method | subset | n | agent | step | step ±1 | step ±3 | step, lenient (original) |',
+    '|---|---|---|---|---|---|---|---|',
+  ];
+  for (const row of rows) {
+    const { accuracy } = row;
+    lines.push(
+      `| ${methodLabel(row.method, row.useGroundTruth)} | ${row.subset} | ${row.traces} | ${formatEstimate(accuracy.agent)} | ${formatEstimate(accuracy.step)} | ${formatEstimate(accuracy.stepWithin1)} | ${formatEstimate(accuracy.stepWithin3)} | ${formatEstimate(accuracy.stepLenient)} |`,
+    );
+  }
+  return lines.join('\n');
+}
+
+/** The Who&When paper's layout: methods × ground truth as rows, subsets × (agent, step) as columns. */
+export function paperTable(rows: readonly SummaryRow[]): string {
+  const subsets = [...new Set(rows.map((row) => row.subset))].filter(
+    (subset) => subset !== 'overall',
+  );
+  const methods = [...new Set(rows.map((row) => methodLabel(row.method, row.useGroundTruth)))];
+  const header = `| method | ${subsets.map((subset) => `${subset} agent | ${subset} step`).join(' | ')} |`;
+  const lines = [header, `|---|${subsets.map(() => '---|---').join('|')}|`];
+  for (const label of methods) {
+    const cells = subsets.map((subset) => {
+      const row = rows.find(
+        (candidate) =>
+          methodLabel(candidate.method, candidate.useGroundTruth) === label &&
+          candidate.subset === subset,
+      );
+      return row
+        ? `${(row.accuracy.agent.value * 100).toFixed(1)} | ${(row.accuracy.step.value * 100).toFixed(1)}`
+        : '– | –';
+    });
+    lines.push(`| ${label} | ${cells.join(' | ')} |`);
+  }
+  return lines.join('\n');
+}
+
+/** Calls, tokens, cost and time per method (totals over all subsets). */
+export function usageTable(rows: readonly SummaryRow[]): string {
+  const lines = [
+    '| method | traces | calls | input tokens | output tokens | est. cost (USD) | ms per trace |',
+    '|---|---|---|---|---|---|---|',
+  ];
+  const totals = rows.filter(
+    (row) =>
+      !row.baseline &&
+      (row.subset === 'overall' ||
+        !rows.some(
+          (other) =>
+            other.method === row.method &&
+            other.useGroundTruth === row.useGroundTruth &&
+            other.subset === 'overall',
+        )),
+  );
+  for (const row of totals) {
+    lines.push(
+      `| ${methodLabel(row.method, row.useGroundTruth)} | ${row.traces} | ${row.calls} | ${row.inputTokens} | ${row.outputTokens} | ${row.costUsd.toFixed(4)} | ${row.millisecondsPerTrace.toFixed(2)} |`,
+    );
+  }
+  return lines.join('\n');
+}
+
+/** The whole Markdown report. */
+export function renderMarkdownReport(summary: EvalSummary): string {
+  const parts = [
+    '# faultline evaluation',
+    '',
+    `Generated ${summary.generatedAt}.`,
+    '',
+    ...reportNotes(summary).map((note) => `- ${note}`),
+    '',
+    '## Accuracy',
+    '',
+    accuracyTable(summary.rows),
+    '',
+    '## In the layout of the Who&When paper (agent / step accuracy, %)',
+    '',
+    paperTable(summary.rows),
+    '',
+    '## Usage',
+    '',
+    usageTable(summary.rows),
+    '',
+    '## Per-trace predictions',
+    '',
+    '| trace | subset | method | predicted | label | agent | step |',
+    '|---|---|---|---|---|---|---|',
+    ...summary.records.map((record) => {
+      const agentRight =
+        record.label.agent !== undefined &&
+        record.predicted.agent.toLowerCase() === record.label.agent.toLowerCase();
+      const stepRight = record.predicted.step === record.label.step;
+      return `| ${cell(record.file)} | ${cell(record.subset)} | ${methodLabel(record.method, record.useGroundTruth)} | ${cell(record.predicted.agent)} @ ${record.predicted.step} | ${cell(record.label.agent ?? '?')} @ ${record.label.step ?? '?'} | ${agentRight ? 'yes' : 'no'} | ${stepRight ? 'yes' : 'no'} |`;
+    }),
+    '',
+  ];
+  return parts.join('\n');
+}

@@ -1,0 +1,129 @@
+import assert from 'node:assert/strict';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { ROOT } from '../../test/paths.js';
+import { buildTrace } from '../trace/build-trace.js';
+import { loadTrace } from '../trace/load.js';
+import type { Trace } from '../trace/model.js';
+import { renderHtmlReport } from './report-html.js';
+import { renderMarkdownReport } from './report-markdown.js';
+import { runEvaluation, type EvalProgress } from './run-eval.js';
+import { ResultStore } from './store.js';
+import { summariseEvaluation } from './summary.js';
+
+describe('evaluation runs', () => {
+  let folder = '';
+  let traces: Trace[] = [];
+  before(async () => {
+    folder = await mkdtemp(join(tmpdir(), 'faultline-eval-'));
+    traces = [
+      await loadTrace(join(ROOT, 'examples/who-and-when-ag-1.json')),
+      await loadTrace(join(ROOT, 'examples/who-and-when-hc-6.json')),
+    ];
+    traces.push(
+      buildTrace({
+        id: 'synthetic',
+        format: 'test',
+        source: 'synthetic.json',
+        steps: [
+          { speaker: 'human', content: 'task' },
+          { speaker: 'Planner', content: 'plan' },
+          { speaker: 'Coder', content: '```python\nprint(1)\n```' },
+          { speaker: 'Computer_terminal', content: 'exitcode: 1 (execution failed)\nTraceback' },
+        ],
+        labels: { agent: 'Coder', step: 2 },
+      }),
+    );
+  });
+  after(async () => {
+    await rm(folder, { recursive: true, force: true });
+  });
+
+  it('resumes after an interruption and re-reports a finished run without recomputing', async () => {
+    const file = join(folder, 'results.jsonl');
+    const first = await runEvaluation(traces, new ResultStore(file), {
+      methods: ['first-agent', 'offline'],
+      groundTruthSettings: [true],
+      includeTrain: true,
+    });
+    assert.equal(first.records.length, 6);
+
+    // Simulate a kill mid-write: keep two records and half of the third line.
+    const lines = (await readFile(file, 'utf8')).trim().split('\n');
+    await writeFile(file, `${lines[0]}\n${lines[1]}\n${lines[2]!.slice(0, 40)}`);
+    const resumedProgress: EvalProgress[] = [];
+    const resumed = await runEvaluation(traces, new ResultStore(file), {
+      methods: ['first-agent', 'offline'],
+      groundTruthSettings: [true],
+      includeTrain: true,
+      onProgress: (progress) => resumedProgress.push(progress),
+    });
+    const strip = (records: typeof first.records) =>
+      records
+        .map((record) => ({ ...record, milliseconds: 0 }))
+        .sort((left, right) =>
+          `${left.method}${left.file}`.localeCompare(`${right.method}${right.file}`),
+        );
+    assert.deepEqual(strip(resumed.records), strip(first.records));
+    assert.equal(
+      resumedProgress.filter((progress) => progress.method === 'first-agent').at(-1)!.resumed,
+      2,
+    );
+
+    const again: EvalProgress[] = [];
+    await runEvaluation(traces, new ResultStore(file), {
+      methods: ['first-agent', 'offline'],
+      groundTruthSettings: [true],
+      includeTrain: true,
+      onProgress: (progress) => again.push(progress),
+    });
+    assert.ok(
+      again.every((progress) => progress.resumed === progress.done),
+      'everything came from the store',
+    );
+  });
+
+  it("leaves the offline model's training traces out unless asked", async () => {
+    const result = await runEvaluation(traces, new ResultStore(join(folder, 'exclusion.jsonl')), {
+      methods: ['offline'],
+      groundTruthSettings: [true],
+    });
+    assert.equal(
+      result.info.excludedTrainingTraces,
+      2,
+      'both examples are Who&When training traces',
+    );
+    assert.equal(result.records.length, 1);
+    const summary = summariseEvaluation(result.records, traces, result.info);
+    assert.match(
+      renderMarkdownReport(summary),
+      /2 trace\(s\) the offline model was trained on were left out/,
+    );
+  });
+
+  it('renders trace text inert in the HTML report', async () => {
+    const hostile = buildTrace({
+      id: 'hostile',
+      format: 'test',
+      source: '<img src=x onerror=alert(1)>.json',
+      steps: [
+        { speaker: 'Agent<script>', content: '<script>alert("x")</script>' },
+        { speaker: 'B', content: '<img src=x onerror=alert(2)>' },
+      ],
+      labels: { agent: 'B', step: 1 },
+    });
+    const result = await runEvaluation([hostile], new ResultStore(join(folder, 'hostile.jsonl')), {
+      methods: ['first-agent'],
+      groundTruthSettings: [true],
+    });
+    const html = renderHtmlReport(summariseEvaluation(result.records, [hostile], result.info), [
+      hostile,
+    ]);
+    assert.doesNotMatch(html, /<script>alert/);
+    assert.doesNotMatch(html, /<img src=x/);
+    assert.match(html, /&lt;script&gt;alert/);
+    assert.match(html, /<svg/);
+  });
+});

@@ -1,0 +1,208 @@
+/**
+ * Runs methods over labelled traces, storing each result as it arrives and skipping what the
+ * store already holds. `offline-cv` evaluates the offline model by cross-validation on the traces
+ * themselves (folds grouped by question), the honest way to score it on its own training data.
+ */
+import { performance } from 'node:perf_hooks';
+import { attributeWithModel } from '../attribution/offline/attributor.js';
+import { isTrainable } from '../attribution/offline/train.js';
+import type { Attribution } from '../attribution/method.js';
+import { getMethod } from '../attribution/registry.js';
+import { UserError } from '../errors.js';
+import { traceHash } from '../trace/hash.js';
+import type { Trace } from '../trace/model.js';
+import { subsetOf } from '../trace/subset.js';
+import { crossValidateOffline } from './cross-validate.js';
+import { agentCorrect, stepCorrect } from './metrics.js';
+import { recordKey, type EvalRecord, type ResultStore } from './store.js';
+import { loadOfflineModel } from '../attribution/offline/attributor.js';
+
+/** The pseudo-method that cross-validates the offline model on the evaluated traces. */
+export const CROSS_VALIDATED_OFFLINE = 'offline-cv';
+
+/** Progress after each trace. */
+export interface EvalProgress {
+  method: string;
+  useGroundTruth: boolean;
+  done: number;
+  total: number;
+  agentAccuracy: number;
+  stepAccuracy: number;
+  costUsd: number;
+  resumed: number;
+}
+
+/** What to evaluate. */
+export interface EvalOptions {
+  methods: string[];
+  groundTruthSettings: boolean[];
+  /** Offline model file (the shipped one by default). */
+  modelPath?: string;
+  /** Keep the offline model's training traces in its evaluation. */
+  includeTrain?: boolean;
+  onProgress?: (progress: EvalProgress) => void;
+}
+
+/** What a run did besides its records. */
+export interface EvalRunInfo {
+  /** Traces left out of the `offline` method because the model was trained on them. */
+  excludedTrainingTraces: number;
+  includeTrain: boolean;
+  /** Traces without usable labels, skipped. */
+  unlabelled: number;
+}
+
+function toRecord(
+  method: string,
+  useGroundTruth: boolean,
+  trace: Trace,
+  key: string,
+  result: Attribution,
+  milliseconds: number,
+): EvalRecord {
+  return {
+    method,
+    useGroundTruth,
+    traceKey: key,
+    file: trace.source ?? trace.id,
+    id: trace.id,
+    subset: subsetOf(trace),
+    steps: trace.steps.length,
+    predicted: {
+      agent: result.agent,
+      step: result.step,
+      reason: result.reason,
+      ...(result.confidence === undefined ? {} : { confidence: result.confidence }),
+    },
+    label: {
+      ...(trace.labels?.agent ? { agent: trace.labels.agent } : {}),
+      ...(trace.labels?.step === undefined ? {} : { step: trace.labels.step }),
+    },
+    usage: result.usage,
+    milliseconds: Number(milliseconds.toFixed(3)),
+  };
+}
+
+/** Evaluates every method and setting; returns the records of this run (stored or new). */
+export async function runEvaluation(
+  traces: readonly Trace[],
+  store: ResultStore,
+  options: EvalOptions,
+): Promise<{ records: EvalRecord[]; info: EvalRunInfo }> {
+  const labelled = traces.filter(isTrainable);
+  const keys = labelled.map(traceHash);
+  const info: EvalRunInfo = {
+    excludedTrainingTraces: 0,
+    includeTrain: Boolean(options.includeTrain),
+    unlabelled: traces.length - labelled.length,
+  };
+  if (labelled.length === 0)
+    throw new UserError(
+      'none of the traces has agent and step labels; evaluation needs labelled traces (e.g. Who&When)',
+    );
+  const records: EvalRecord[] = [];
+
+  for (const method of options.methods) {
+    for (const useGroundTruth of options.groundTruthSettings) {
+      let selected = labelled.map((trace, index) => ({ trace, key: keys[index]! }));
+      if (method === 'offline' && !options.includeTrain) {
+        const trained = new Set(loadOfflineModel(options.modelPath).training.traceHashes);
+        const before = selected.length;
+        selected = selected.filter((item) => !trained.has(item.key));
+        info.excludedTrainingTraces = Math.max(
+          info.excludedTrainingTraces,
+          before - selected.length,
+        );
+      }
+      const progress = {
+        method,
+        useGroundTruth,
+        done: 0,
+        total: selected.length,
+        hitsAgent: 0,
+        hitsStep: 0,
+        cost: 0,
+        resumed: 0,
+      };
+      const report = (record: EvalRecord, resumed: boolean) => {
+        records.push(record);
+        progress.done += 1;
+        if (resumed) progress.resumed += 1;
+        progress.hitsAgent += agentCorrect(record.predicted.agent, record.label.agent) ? 1 : 0;
+        progress.hitsStep += stepCorrect(record.predicted.step, record.label.step) ? 1 : 0;
+        progress.cost += record.usage.costUsd ?? 0;
+        options.onProgress?.({
+          method,
+          useGroundTruth,
+          done: progress.done,
+          total: progress.total,
+          agentAccuracy: progress.hitsAgent / progress.done,
+          stepAccuracy: progress.hitsStep / progress.done,
+          costUsd: progress.cost,
+          resumed: progress.resumed,
+        });
+      };
+      const pending = selected.filter((item) => {
+        const stored = store.get(
+          recordKey({
+            method,
+            useGroundTruth,
+            traceKey: item.key,
+            file: item.trace.source ?? item.trace.id,
+          }),
+        );
+        if (stored) report(stored, true);
+        return !stored;
+      });
+      if (pending.length === 0) continue;
+
+      if (method === CROSS_VALIDATED_OFFLINE) {
+        // Folds are drawn over all labelled traces so results do not depend on what was resumed.
+        const started = performance.now();
+        const predictions = crossValidateOffline(labelled, { useGroundTruth, seeds: [0] });
+        const perTrace = (performance.now() - started) / Math.max(1, predictions.length);
+        const byTrace = new Map(
+          predictions.map((prediction) => [prediction.trace, prediction.attribution]),
+        );
+        for (const item of pending) {
+          const record = toRecord(
+            method,
+            useGroundTruth,
+            item.trace,
+            item.key,
+            { ...byTrace.get(item.trace)!, method },
+            perTrace,
+          );
+          store.add(record);
+          report(record, false);
+        }
+        continue;
+      }
+      const attributor = getMethod(
+        method,
+        options.modelPath ? { modelPath: options.modelPath } : {},
+      );
+      if (method === 'offline') loadOfflineModel(options.modelPath); // load once before timing
+      for (const item of pending) {
+        const started = performance.now();
+        const result =
+          method === 'offline'
+            ? attributeWithModel(item.trace, loadOfflineModel(options.modelPath), {
+                useGroundTruth,
+              })
+            : await attributor.attribute(item.trace, { useGroundTruth });
+        const record = toRecord(
+          method,
+          useGroundTruth,
+          item.trace,
+          item.key,
+          result,
+          performance.now() - started,
+        );
+        store.add(record);
+        report(record, false);
+      }
+    }
+  }
+  return { records, info };
+}

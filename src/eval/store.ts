@@ -1,0 +1,75 @@
+/**
+ * Evaluation results as they arrive: one JSON line per (method, setting, trace), appended and
+ * flushed at once, so an interrupted run loses at most the trace in flight and a rerun continues
+ * where it stopped. A truncated last line (a kill mid-write) is ignored on reading.
+ */
+import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { Usage } from '../attribution/method.js';
+
+/** One evaluated trace under one method and setting. */
+export interface EvalRecord {
+  method: string;
+  useGroundTruth: boolean;
+  /** Content hash of the trace: the resumption key. */
+  traceKey: string;
+  file: string;
+  id: string;
+  subset: string;
+  steps: number;
+  predicted: { agent: string; step: number; reason: string; confidence?: number };
+  label: { agent?: string; step?: number };
+  usage: Usage;
+  milliseconds: number;
+}
+
+/** Key of a record within a run. */
+export function recordKey(
+  record: Pick<EvalRecord, 'method' | 'useGroundTruth' | 'traceKey' | 'file'>,
+): string {
+  return `${record.method}|${record.useGroundTruth ? 'gt' : 'no-gt'}|${record.traceKey}|${record.file}`;
+}
+
+/** An append-only JSON Lines file of EvalRecords. */
+export class ResultStore {
+  readonly file: string;
+  private readonly records = new Map<string, EvalRecord>();
+  /** Set when the file ends mid-line (an interrupted write): the next append starts a new line. */
+  private needsNewline = false;
+
+  /** Opens `file`; with `fresh`, earlier results in it are not reused (they stay in the file). */
+  constructor(file: string, options: { fresh?: boolean } = {}) {
+    this.file = file;
+    if (!existsSync(file)) return;
+    const text = readFileSync(file, 'utf8');
+    this.needsNewline = text.length > 0 && !text.endsWith('\n');
+    if (options.fresh) return;
+    for (const line of text.split('\n')) {
+      if (line.trim().length === 0) continue;
+      try {
+        const record = JSON.parse(line) as EvalRecord;
+        this.records.set(recordKey(record), record);
+      } catch {
+        // A line cut short by an interruption: that trace is simply evaluated again.
+      }
+    }
+  }
+
+  /** The stored record for a key, if any. */
+  get(key: string): EvalRecord | undefined {
+    return this.records.get(key);
+  }
+
+  /** Stores and persists a record immediately. */
+  add(record: EvalRecord): void {
+    mkdirSync(dirname(this.file), { recursive: true });
+    appendFileSync(this.file, `${this.needsNewline ? '\n' : ''}${JSON.stringify(record)}\n`);
+    this.needsNewline = false;
+    this.records.set(recordKey(record), record);
+  }
+
+  /** Number of stored records. */
+  get size(): number {
+    return this.records.size;
+  }
+}

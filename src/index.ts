@@ -1,0 +1,54 @@
+/**
+ * faultline's public API. Only what is listed here is supported for library use.
+ */
+export type {
+  AgentInfo,
+  Step,
+  StepRole,
+  ToolCall,
+  ToolResult,
+  Trace,
+  TraceLabels,
+  TraceOutcome,
+} from './trace/model.js';
+export {
+  loadTrace,
+  loadTraces,
+  loadBatch,
+  importTraceText,
+  expandPaths,
+  type LoadOptions,
+  type LoadResult,
+} from './trace/load.js';
+export { listFormats, getFormat } from './trace/registry.js';
+export type { TraceFormat, ImportContext } from './trace/format.js';
+export { toMessagesDocument, type MessagesDocument } from './trace/export.js';
+export { canonicalAgentName, sameAgent } from './trace/agents.js';
+export { traceHash } from './trace/hash.js';
+
+export type {
+  Attribution,
+  AttributeOptions,
+  AttributionMethod,
+  Candidate,
+  Usage,
+} from './attribution/method.js';
+export { attribute, type AttributeCallOptions } from './attribution/attribute.js';
+export { getMethod, listMethods, DEFAULT_METHOD } from './attribution/registry.js';
+export {
+  createOfflineMethod,
+  loadOfflineModel,
+  attributeWithModel,
+  predictOffline,
+  DEFAULT_MODEL_PATH,
+} from './attribution/offline/attributor.js';
+export {
+  trainOfflineModel,
+  DEFAULT_TRAIN_SETTINGS,
+  type TrainSettings,
+} from './attribution/offline/train.js';
+export type { OfflineModel } from './attribution/offline/model.js';
+
+export { crossValidationReport, reportMarkdown } from './eval/cross-validation-report.js';
+
+export { FaultlineError, UserError, TraceFormatError, ModelFileError } from './errors.js';
