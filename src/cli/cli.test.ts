@@ -1,7 +1,7 @@
 /** The command line end to end, run as a user runs it (a child process), on shipped files. */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -155,5 +155,51 @@ describe('faultline command', () => {
     const result = await faultline('attribute', '--frobnicate');
     assert.equal(result.code, 2);
     assert.match(result.stderr, /unknown option/);
+  });
+});
+
+describe('faultline eval', () => {
+  it('reports methods and baselines, and writes every report kind', async () => {
+    const home = await mkdtemp(join(tmpdir(), 'faultline-home-'));
+    try {
+      const reports = ['report.md', 'report.json', 'report.html'].map((name) => join(home, name));
+      const result = await run(
+        process.execPath,
+        [
+          '--import',
+          'tsx',
+          CLI,
+          'eval',
+          'examples',
+          '--method',
+          'first-agent,offline',
+          '--include-train',
+          '-o',
+          ...reports,
+        ],
+        {
+          cwd: ROOT,
+          env: { ...process.env, FAULTLINE_HOME: home },
+        },
+      );
+      assert.match(result.stdout, /\| first-agent \(with GT\) \| Algorithm-Generated \| 1 \|/);
+      assert.match(result.stdout, /random \(expected\)/);
+      assert.match(result.stdout, /--include-train/);
+      assert.match(result.stderr, /results stored in .*eval\/results-/);
+      const json = JSON.parse(await readFile(reports[1]!, 'utf8')) as {
+        rows: unknown[];
+        records: unknown[];
+      };
+      assert.equal(json.records.length, 4);
+      assert.match(await readFile(reports[2]!, 'utf8'), /<svg/);
+    } finally {
+      await rm(home, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses an unknown report kind', async () => {
+    const result = await faultline('eval', 'examples', '-o', 'report.pdf');
+    assert.equal(result.code, 2);
+    assert.match(result.stderr, /report\.pdf: reports are \.html, \.md or \.json/);
   });
 });
