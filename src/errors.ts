@@ -40,6 +40,23 @@ export class TraceFormatError extends FaultlineError {
   }
 }
 
+/** A model provider failed: bad key, refused request, exhausted retries. */
+export class ProviderError extends FaultlineError {
+  /** HTTP status when the provider answered. */
+  readonly status: number | undefined;
+  /** Whether trying again later may succeed. */
+  readonly retryable: boolean;
+
+  constructor(
+    message: string,
+    details: { status?: number; retryable?: boolean; cause?: unknown } = {},
+  ) {
+    super(message, { cause: details.cause });
+    this.status = details.status;
+    this.retryable = details.retryable ?? false;
+  }
+}
+
 /** A model file that is missing, corrupt or of another version. */
 export class ModelFileError extends FaultlineError {}
 

@@ -49,6 +49,34 @@ export {
 } from './attribution/offline/train.js';
 export type { OfflineModel } from './attribution/offline/model.js';
 
-export { crossValidationReport, reportMarkdown } from './eval/cross-validation-report.js';
+export {
+  allAtOnce,
+  stepByStep,
+  binarySearch,
+  hybrid,
+  createLlmMethod,
+  type LlmOptions,
+} from './attribution/llm/methods.js';
+export {
+  createModelClient,
+  type ModelClient,
+  type ModelClientOptions,
+  type GenerateRequest,
+  type GenerateResponse,
+} from './llm/client.js';
+export { providerNames } from './llm/providers.js';
 
-export { FaultlineError, UserError, TraceFormatError, ModelFileError } from './errors.js';
+export { crossValidationReport, reportMarkdown } from './eval/cross-validation-report.js';
+export { runEvaluation, type EvalOptions } from './eval/run-eval.js';
+export { ResultStore, type EvalRecord } from './eval/store.js';
+export { summariseEvaluation, type EvalSummary } from './eval/summary.js';
+export { renderMarkdownReport } from './eval/report-markdown.js';
+export { renderHtmlReport } from './eval/report-html.js';
+
+export {
+  FaultlineError,
+  UserError,
+  TraceFormatError,
+  ModelFileError,
+  ProviderError,
+} from './errors.js';

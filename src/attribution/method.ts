@@ -23,10 +23,10 @@ export interface Usage {
 
 /** What a method concludes about one trace. */
 export interface Attribution {
-  /** Failure-responsible agent, canonical name. */
-  agent: string;
-  /** Decisive error step, 0-based. */
-  step: number;
+  /** Failure-responsible agent, canonical name; null when the method could not tell. */
+  agent: string | null;
+  /** Decisive error step, 0-based; null when the method could not tell. */
+  step: number | null;
   /** Why, quoting the evidence. */
   reason: string;
   /** Registry name of the method. */
@@ -38,12 +38,21 @@ export interface Attribution {
   /** Best alternatives, most likely first. */
   candidates?: Candidate[];
   usage: Usage;
+  /** `provider:model` of LLM methods. */
+  model?: string;
+  /** True when the model's reply could not be read after one retry; `raw` holds it. */
+  unparsed?: boolean;
+  raw?: string;
+  /** Things the user should know, e.g. that the log was shortened to fit the context. */
+  warnings?: string[];
 }
 
 /** Settings every method accepts. */
 export interface AttributeOptions {
   /** Use the task's expected answer when the trace has one (default true). */
   useGroundTruth?: boolean;
+  /** Step-by-step: most verdicts asked before giving up (default: every step). */
+  maxCalls?: number;
 }
 
 /** An attribution method, registered by name. */

@@ -2,6 +2,7 @@
  * The registry of attribution methods. `offline` is the default; names are listed in errors.
  */
 import { UserError } from '../errors.js';
+import { createLlmMethod, llmMethodNames, type LlmOptions } from './llm/methods.js';
 import { createOfflineMethod } from './offline/attributor.js';
 import { firstAgentMethod } from './baselines.js';
 import type { AttributionMethod } from './method.js';
@@ -10,6 +11,8 @@ import type { AttributionMethod } from './method.js';
 export interface MethodOptions {
   /** Model file for the offline method (the shipped one by default). */
   modelPath?: string;
+  /** Model and call settings for the LLM methods (`model` is `provider:model`). */
+  llm?: LlmOptions;
 }
 
 type MethodFactory = (options: MethodOptions) => AttributionMethod;
@@ -23,6 +26,12 @@ const factories = new Map<string, { description: string; create: MethodFactory }
     },
   ],
   ['first-agent', { description: firstAgentMethod.description, create: () => firstAgentMethod }],
+  ...llmMethodNames().map(
+    ({ name, description }): [string, { description: string; create: MethodFactory }] => [
+      name,
+      { description, create: (options) => createLlmMethod(name, options.llm ?? {}) },
+    ],
+  ),
 ]);
 
 /** The default method: offline, no API key. */

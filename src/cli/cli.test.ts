@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { FIXTURES, ROOT } from '../../test/paths.js';
+import { startScriptedProvider } from '../../test/scripted-provider.js';
 
 const run = promisify(execFile);
 const CLI = join(ROOT, 'src/cli/index.ts');
@@ -201,5 +202,80 @@ describe('faultline eval', () => {
     const result = await faultline('eval', 'examples', '-o', 'report.pdf');
     assert.equal(result.code, 2);
     assert.match(result.stderr, /report\.pdf: reports are \.html, \.md or \.json/);
+  });
+});
+
+describe('faultline with a model provider', () => {
+  it('runs an LLM method against a local OpenAI-compatible server and reports usage', async () => {
+    const server = await startScriptedProvider('openai', [
+      '{"agent": "Excel_Expert", "step": 0, "reason": "the code mishandled addresses"}',
+    ]);
+    try {
+      const result = await run(
+        process.execPath,
+        [
+          '--import',
+          'tsx',
+          CLI,
+          'attribute',
+          'examples/who-and-when-ag-1.json',
+          '--method',
+          'all-at-once',
+          '--model',
+          'openai-compatible:local',
+          '--base-url',
+          server.baseUrl,
+          '--no-cache',
+          '--json',
+        ],
+        { cwd: ROOT },
+      );
+      const line = JSON.parse(result.stdout) as {
+        agent: string;
+        step: number;
+        method: string;
+        model: string;
+        usage: { calls: number; inputTokens: number };
+      };
+      assert.equal(line.agent, 'Excel_Expert');
+      assert.equal(line.step, 0);
+      assert.equal(line.method, 'all-at-once');
+      assert.equal(line.model, 'openai-compatible:local');
+      assert.equal(line.usage.calls, 1);
+      assert.equal(server.requests.length, 1);
+      assert.match(server.requests[0]!.path, /\/v1\/chat\/completions$/);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('says in one line that a key is missing, and that offline needs none', async () => {
+    const env = { ...process.env };
+    delete env.OPENAI_API_KEY;
+    try {
+      await run(
+        process.execPath,
+        [
+          '--import',
+          'tsx',
+          CLI,
+          'attribute',
+          'examples/who-and-when-ag-1.json',
+          '--method',
+          'hybrid',
+          '--model',
+          'openai:gpt-4o',
+        ],
+        { cwd: ROOT, env },
+      );
+      assert.fail('should have failed');
+    } catch (error) {
+      const failure = error as { code: number; stderr: string };
+      assert.equal(failure.code, 2);
+      assert.equal(
+        failure.stderr,
+        'faultline: OPENAI_API_KEY is not set: export your openai API key to use openai:gpt-4o, or use --method offline, which needs no key\n',
+      );
+    }
   });
 });

@@ -2,7 +2,7 @@
  * How the command line reports failures: one line per problem on stderr, a stack trace only with
  * `--debug`, and exit codes that scripts can rely on.
  */
-import { describeError, FaultlineError } from '../errors.js';
+import { describeError, FaultlineError, ProviderError } from '../errors.js';
 
 /** Exit codes of the `faultline` command. */
 export const EXIT = {
@@ -11,6 +11,8 @@ export const EXIT = {
   internal: 1,
   /** Bad input or usage: a trace that cannot be read, an unknown option value. */
   badInput: 2,
+  /** A model provider failed (after retries) for at least one trace. */
+  provider: 3,
 } as const;
 
 let debug = false;
@@ -31,5 +33,6 @@ export function reportError(error: unknown): void {
 
 /** The exit code for an error that ended a command. */
 export function exitCodeOf(error: unknown): number {
+  if (error instanceof ProviderError) return EXIT.provider;
   return error instanceof FaultlineError ? EXIT.badInput : EXIT.internal;
 }

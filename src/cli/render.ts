@@ -64,12 +64,21 @@ const percent = (value: number | undefined) =>
 /** One attribution, for reading. */
 export function renderAttribution(label: string, trace: Trace, result: Attribution): string {
   const lines = [pc.bold(label)];
-  lines.push(`  agent   ${pc.red(result.agent)}${percent(result.agentConfidence)}`);
-  const speaker = trace.steps[result.step]?.agent;
-  lines.push(
-    `  step    ${result.step}${speaker && speaker !== result.agent ? ` (${speaker})` : ''}${percent(result.confidence)}`,
-  );
-  lines.push(`  reason  ${result.reason}`);
+  if (result.agent === null || result.step === null) {
+    lines.push(
+      `  ${pc.yellow(result.unparsed ? 'no answer: the model reply could not be read' : 'no answer')}`,
+    );
+    lines.push(`  reason  ${result.reason}`);
+    if (result.raw !== undefined) lines.push(pc.dim(`  raw     ${firstLine(result.raw, 200)}`));
+  } else {
+    lines.push(`  agent   ${pc.red(result.agent)}${percent(result.agentConfidence)}`);
+    const speaker = trace.steps[result.step]?.agent;
+    lines.push(
+      `  step    ${result.step}${speaker && speaker !== result.agent ? ` (${speaker})` : ''}${percent(result.confidence)}`,
+    );
+    lines.push(`  reason  ${result.reason}`);
+  }
+  for (const warning of result.warnings ?? []) lines.push(pc.yellow(`  warning ${warning}`));
   if (result.candidates && result.candidates.length > 1) {
     lines.push(
       `  next    ${result.candidates
@@ -83,10 +92,13 @@ export function renderAttribution(label: string, trace: Trace, result: Attributi
       pc.dim(`  label   ${trace.labels.agent ?? '?'} at step ${trace.labels.step ?? '?'}`),
     );
   }
+  const usage = result.usage;
+  const spent =
+    usage.calls > 0 || usage.inputTokens > 0
+      ? `, ${usage.calls} calls, ${usage.inputTokens} in / ${usage.outputTokens} out tokens${usage.costUsd === undefined ? '' : `, ~$${usage.costUsd.toFixed(4)}`}`
+      : '';
   lines.push(
-    pc.dim(
-      `  method  ${result.method}${result.usage.calls > 0 ? `, ${result.usage.calls} calls` : ''}`,
-    ),
+    pc.dim(`  method  ${result.method}${result.model ? ` (${result.model})` : ''}${spent}`),
   );
   return lines.join('\n');
 }

@@ -36,7 +36,7 @@ export interface ReportOptions {
 
 type Keyed = Scored & { key: string };
 
-function scoredOf(trace: Trace, agent: string, step: number): Keyed {
+function scoredOf(trace: Trace, agent: string | null, step: number | null): Keyed {
   return {
     key: `${trace.source ?? ''}#${trace.id}`,
     subset: subsetOf(trace),

@@ -9,34 +9,40 @@ import { sameAgent } from '../trace/agents.js';
 /** One prediction next to its labels. */
 export interface Scored {
   subset: string;
-  predictedAgent: string;
-  predictedStep: number;
+  /** null when the method could not tell (an unreadable reply): never correct. */
+  predictedAgent: string | null;
+  predictedStep: number | null;
   labelAgent: string | undefined;
   labelStep: number | undefined;
 }
 
 /** Exact agent match, case- and separator-insensitive. */
-export function agentCorrect(predicted: string, label: string | undefined): boolean {
-  return label !== undefined && sameAgent(predicted, label);
+export function agentCorrect(predicted: string | null, label: string | undefined): boolean {
+  return predicted !== null && label !== undefined && sameAgent(predicted, label);
 }
 
 /** Exact integer step match. */
-export function stepCorrect(predicted: number, label: number | undefined): boolean {
-  return label !== undefined && Number.isInteger(predicted) && predicted === label;
+export function stepCorrect(predicted: number | null, label: number | undefined): boolean {
+  return (
+    predicted !== null && label !== undefined && Number.isInteger(predicted) && predicted === label
+  );
 }
 
 /** Step within ±tolerance of the label. */
 export function stepWithin(
-  predicted: number,
+  predicted: number | null,
   label: number | undefined,
   tolerance: number,
 ): boolean {
-  return label !== undefined && Math.abs(predicted - label) <= tolerance;
+  return predicted !== null && label !== undefined && Math.abs(predicted - label) <= tolerance;
 }
 
 /** The original script's rule: the label's text occurs inside the prediction's text. */
-export function lenientStepMatch(predicted: number | string, label: number | undefined): boolean {
-  return label !== undefined && String(predicted).includes(String(label));
+export function lenientStepMatch(
+  predicted: number | string | null,
+  label: number | undefined,
+): boolean {
+  return predicted !== null && label !== undefined && String(predicted).includes(String(label));
 }
 
 /** A small seeded generator (mulberry32): reproducible bootstrap resamples. */

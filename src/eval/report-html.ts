@@ -4,9 +4,9 @@
  * per-trace rows linking to the blamed step. Every piece of trace text is escaped.
  */
 import type { Trace } from '../trace/model.js';
-import type { Estimate } from './metrics.js';
 import { formatEstimate, reportNotes } from './report-markdown.js';
-import { methodLabel, type EvalSummary, type SummaryRow } from './summary.js';
+import { agentCorrect, stepCorrect, type Estimate } from './metrics.js';
+import { methodLabel, predictionText, type EvalSummary, type SummaryRow } from './summary.js';
 
 /** Escapes text for HTML content and attribute values. */
 export function escapeHtml(text: string): string {
@@ -165,11 +165,11 @@ export function renderHtmlReport(summary: EvalSummary, traces: readonly Trace[])
   const traceRows = summary.records.map((record, index) => {
     const anchor = `t${index}`;
     const trace = byFile.get(record.file);
-    const blamed = trace?.steps[record.predicted.step];
+    const blamed = record.predicted.step === null ? undefined : trace?.steps[record.predicted.step];
     const labelled = record.label.step === undefined ? undefined : trace?.steps[record.label.step];
     details.push(
       `<section id="${anchor}"><h3>${escapeHtml(record.file)} — ${escapeHtml(methodLabel(record.method, record.useGroundTruth))}</h3>` +
-        `<p><b>Blamed:</b> step ${record.predicted.step} by ${escapeHtml(record.predicted.agent)}. ${escapeHtml(record.predicted.reason)}</p>` +
+        `<p><b>Blamed:</b> ${escapeHtml(predictionText(record))}. ${escapeHtml(record.predicted.reason)}</p>` +
         (blamed
           ? `<pre class="step blamed">${escapeHtml(`[${blamed.index}] ${blamed.speaker}\n${clip(blamed.content)}`)}</pre>`
           : '') +
@@ -179,15 +179,13 @@ export function renderHtmlReport(summary: EvalSummary, traces: readonly Trace[])
           : '') +
         '</section>',
     );
-    const agentRight =
-      record.label.agent !== undefined &&
-      record.predicted.agent.toLowerCase() === record.label.agent.toLowerCase();
-    const stepRight = record.predicted.step === record.label.step;
+    const agentRight = agentCorrect(record.predicted.agent, record.label.agent);
+    const stepRight = stepCorrect(record.predicted.step, record.label.step);
     return [
       `<td><a href="#${anchor}">${escapeHtml(record.file)}</a></td>`,
       td(record.subset),
       td(methodLabel(record.method, record.useGroundTruth)),
-      `<td><a href="#${anchor}">${escapeHtml(record.predicted.agent)} @ ${record.predicted.step}</a></td>`,
+      `<td><a href="#${anchor}">${escapeHtml(predictionText(record))}</a></td>`,
       td(`${record.label.agent ?? '?'} @ ${record.label.step ?? '?'}`),
       td(agentRight ? 'yes' : 'no', agentRight ? 'right' : 'wrong'),
       td(stepRight ? 'yes' : 'no', stepRight ? 'right' : 'wrong'),

@@ -2,8 +2,8 @@
  * The evaluation report as Markdown (also what the terminal shows). The JSON report carries the
  * same numbers; the HTML report adds charts.
  */
-import type { Estimate } from './metrics.js';
-import { methodLabel, type EvalSummary, type SummaryRow } from './summary.js';
+import { agentCorrect, stepCorrect, type Estimate } from './metrics.js';
+import { methodLabel, predictionText, type EvalSummary, type SummaryRow } from './summary.js';
 
 /** Text safe inside a Markdown table cell. */
 function cell(text: string): string {
@@ -124,11 +124,9 @@ export function renderMarkdownReport(summary: EvalSummary): string {
     '| trace | subset | method | predicted | label | agent | step |',
     '|---|---|---|---|---|---|---|',
     ...summary.records.map((record) => {
-      const agentRight =
-        record.label.agent !== undefined &&
-        record.predicted.agent.toLowerCase() === record.label.agent.toLowerCase();
-      const stepRight = record.predicted.step === record.label.step;
-      return `| ${cell(record.file)} | ${cell(record.subset)} | ${methodLabel(record.method, record.useGroundTruth)} | ${cell(record.predicted.agent)} @ ${record.predicted.step} | ${cell(record.label.agent ?? '?')} @ ${record.label.step ?? '?'} | ${agentRight ? 'yes' : 'no'} | ${stepRight ? 'yes' : 'no'} |`;
+      const agentRight = agentCorrect(record.predicted.agent, record.label.agent);
+      const stepRight = stepCorrect(record.predicted.step, record.label.step);
+      return `| ${cell(record.file)} | ${cell(record.subset)} | ${methodLabel(record.method, record.useGroundTruth)} | ${cell(predictionText(record))} | ${cell(record.label.agent ?? '?')} @ ${record.label.step ?? '?'} | ${agentRight ? 'yes' : 'no'} | ${stepRight ? 'yes' : 'no'} |`;
     }),
     '',
   ];

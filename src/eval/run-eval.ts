@@ -4,10 +4,11 @@
  * themselves (folds grouped by question), the honest way to score it on its own training data.
  */
 import { performance } from 'node:perf_hooks';
-import { attributeWithModel } from '../attribution/offline/attributor.js';
 import { isTrainable } from '../attribution/offline/train.js';
 import type { Attribution } from '../attribution/method.js';
+import { llmMethodNames, type LlmOptions } from '../attribution/llm/methods.js';
 import { getMethod } from '../attribution/registry.js';
+import pLimit from 'p-limit';
 import { UserError } from '../errors.js';
 import { traceHash } from '../trace/hash.js';
 import type { Trace } from '../trace/model.js';
@@ -40,7 +41,18 @@ export interface EvalOptions {
   modelPath?: string;
   /** Keep the offline model's training traces in its evaluation. */
   includeTrain?: boolean;
+  /** Model and call settings for LLM methods. */
+  llm?: LlmOptions;
+  /** Traces evaluated at once by LLM methods (default 1). */
+  concurrency?: number;
   onProgress?: (progress: EvalProgress) => void;
+}
+
+/** The name results are stored and reported under: LLM methods carry their model. */
+export function methodKey(method: string, llm: LlmOptions | undefined): string {
+  return llmMethodNames().some((entry) => entry.name === method) && llm?.model
+    ? `${method} [${llm.model}]`
+    : method;
 }
 
 /** What a run did besides its records. */
@@ -73,6 +85,7 @@ function toRecord(
       step: result.step,
       reason: result.reason,
       ...(result.confidence === undefined ? {} : { confidence: result.confidence }),
+      ...(result.unparsed ? { unparsed: true } : {}),
     },
     label: {
       ...(trace.labels?.agent ? { agent: trace.labels.agent } : {}),
@@ -102,10 +115,19 @@ export async function runEvaluation(
     );
   const records: EvalRecord[] = [];
 
-  for (const method of options.methods) {
+  for (const methodName of options.methods) {
+    const method = methodKey(methodName, options.llm);
+    // Created once per method: a missing model or key fails before any trace is evaluated.
+    const attributor =
+      methodName === CROSS_VALIDATED_OFFLINE
+        ? undefined
+        : getMethod(methodName, {
+            ...(options.modelPath ? { modelPath: options.modelPath } : {}),
+            ...(options.llm ? { llm: options.llm } : {}),
+          });
     for (const useGroundTruth of options.groundTruthSettings) {
       let selected = labelled.map((trace, index) => ({ trace, key: keys[index]! }));
-      if (method === 'offline' && !options.includeTrain) {
+      if (methodName === 'offline' && !options.includeTrain) {
         const trained = new Set(loadOfflineModel(options.modelPath).training.traceHashes);
         const before = selected.length;
         selected = selected.filter((item) => !trained.has(item.key));
@@ -156,7 +178,7 @@ export async function runEvaluation(
       });
       if (pending.length === 0) continue;
 
-      if (method === CROSS_VALIDATED_OFFLINE) {
+      if (attributor === undefined) {
         // Folds are drawn over all labelled traces so results do not depend on what was resumed.
         const started = performance.now();
         const predictions = crossValidateOffline(labelled, { useGroundTruth, seeds: [0] });
@@ -178,30 +200,29 @@ export async function runEvaluation(
         }
         continue;
       }
-      const attributor = getMethod(
-        method,
-        options.modelPath ? { modelPath: options.modelPath } : {},
-      );
       if (method === 'offline') loadOfflineModel(options.modelPath); // load once before timing
-      for (const item of pending) {
-        const started = performance.now();
-        const result =
-          method === 'offline'
-            ? attributeWithModel(item.trace, loadOfflineModel(options.modelPath), {
-                useGroundTruth,
-              })
-            : await attributor.attribute(item.trace, { useGroundTruth });
-        const record = toRecord(
-          method,
-          useGroundTruth,
-          item.trace,
-          item.key,
-          result,
-          performance.now() - started,
-        );
-        store.add(record);
-        report(record, false);
-      }
+      const limit = pLimit(method === 'offline' ? 1 : (options.concurrency ?? 1));
+      await Promise.all(
+        pending.map((item) =>
+          limit(async () => {
+            const started = performance.now();
+            const result = await attributor.attribute(item.trace, {
+              useGroundTruth,
+              ...(options.llm?.maxCalls ? { maxCalls: options.llm.maxCalls } : {}),
+            });
+            const record = toRecord(
+              method,
+              useGroundTruth,
+              item.trace,
+              item.key,
+              result,
+              performance.now() - started,
+            );
+            store.add(record);
+            report(record, false);
+          }),
+        ),
+      );
     }
   }
   return { records, info };

@@ -17,7 +17,14 @@ export interface EvalRecord {
   id: string;
   subset: string;
   steps: number;
-  predicted: { agent: string; step: number; reason: string; confidence?: number };
+  /** agent and step are null when the method could not tell (an unreadable model reply). */
+  predicted: {
+    agent: string | null;
+    step: number | null;
+    reason: string;
+    confidence?: number;
+    unparsed?: boolean;
+  };
   label: { agent?: string; step?: number };
   usage: Usage;
   milliseconds: number;

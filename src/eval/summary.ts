@@ -44,6 +44,13 @@ export interface EvalSummary {
   records: EvalRecord[];
 }
 
+/** A prediction as table text: `WebSurfer @ 12`, or why there is none. */
+export function predictionText(record: EvalRecord): string {
+  if (record.predicted.step === null || record.predicted.agent === null)
+    return record.predicted.unparsed ? '(unreadable reply)' : '(none found)';
+  return `${record.predicted.agent} @ ${record.predicted.step}`;
+}
+
 /** A method's label in tables: `offline (with GT)`. */
 export function methodLabel(method: string, useGroundTruth?: boolean): string {
   return useGroundTruth === undefined
@@ -137,7 +144,7 @@ export function summariseEvaluation(
     }
     const histogram: Record<string, number> = {};
     for (const record of group) {
-      if (record.label.step === undefined) continue;
+      if (record.label.step === undefined || record.predicted.step === null) continue;
       const difference = String(record.predicted.step - record.label.step);
       histogram[difference] = (histogram[difference] ?? 0) + 1;
     }

@@ -26,14 +26,14 @@ describe('offline attributor', () => {
     for (const trace of traces) {
       const result = attributeWithModel(trace, model);
       assert.ok(
-        Number.isInteger(result.step) && result.step >= 0 && result.step < trace.steps.length,
+        result.step !== null && result.step >= 0 && result.step < trace.steps.length,
         trace.id,
       );
       assert.ok(
         trace.agents.some((agent) => agent.name === result.agent),
         `${trace.id}: ${result.agent}`,
       );
-      assert.notEqual(trace.steps[result.step]!.role, 'human');
+      assert.notEqual(trace.steps[result.step!]!.role, 'human');
       assert.ok(result.reason.length > 10);
       assert.ok(result.confidence! > 0 && result.confidence! <= 1);
       assert.ok(result.candidates!.length >= 1 && result.candidates!.length <= 3);

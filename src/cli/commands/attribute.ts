@@ -1,22 +1,30 @@
 /**
  * `faultline attribute <trace or folder>...`: the main job. Human-readable by default; with
  * `--json`, one JSON object per trace per line: {trace, agent, step, reason, method, ...}.
+ * Traces run `--concurrency` at a time; output keeps the input order.
  */
 import type { Command } from 'commander';
-import { getMethod, DEFAULT_METHOD, listMethods } from '../../attribution/registry.js';
+import pLimit from 'p-limit';
+import { DEFAULT_METHOD, getMethod, listMethods } from '../../attribution/registry.js';
+import type { Attribution } from '../../attribution/method.js';
+import { ProviderError, UserError } from '../../errors.js';
+import type { Trace } from '../../trace/model.js';
 import { forEachTrace, finishBatch } from '../batch.js';
+import { EXIT, reportError } from '../errors.js';
+import { addLlmOptions, llmOptionsOf, type LlmFlags } from '../llm-options.js';
 import { renderAttribution } from '../render.js';
 
-interface AttributeFlags {
+interface AttributeFlags extends LlmFlags {
   method: string;
   modelFile?: string;
   groundTruth: boolean;
   json?: boolean;
   format?: string;
+  concurrency: string;
 }
 
 export function registerAttribute(program: Command, exit: (code: number) => void): void {
-  program
+  const command = program
     .command('attribute')
     .description('name the agent and step that caused each failed run')
     .argument('<traces...>', 'trace files or folders (searched recursively)')
@@ -31,30 +39,76 @@ export function registerAttribute(program: Command, exit: (code: number) => void
     .option('--no-ground-truth', "ignore the task's expected answer even when the trace has one")
     .option('--json', 'one JSON object per trace per line')
     .option('--format <name>', 'read as this format instead of detecting it')
+    .option('--concurrency <n>', 'traces attributed at once (LLM methods)', '4');
+  addLlmOptions(command)
     .addHelpText(
       'after',
-      '\nExamples:\n  faultline attribute examples/who-and-when-ag-1.json\n  faultline attribute ../runs/ --json > blame.jsonl\n  faultline attribute trace.json --method first-agent --no-ground-truth',
+      '\nExamples:\n  faultline attribute examples/who-and-when-ag-1.json\n  faultline attribute ../runs/ --json > blame.jsonl\n  faultline attribute run.json --method all-at-once --model openai:gpt-4o\n  faultline attribute run.json --method binary-search --model openai-compatible:qwen2.5 --base-url http://127.0.0.1:8000/v1',
     )
     .action(async (paths: string[], flags: AttributeFlags) => {
-      const method = getMethod(flags.method, flags.modelFile ? { modelPath: flags.modelFile } : {});
-      let first = true;
+      const concurrency = Number(flags.concurrency);
+      if (!Number.isInteger(concurrency) || concurrency < 1)
+        throw new UserError(`--concurrency must be a whole number ≥ 1, got "${flags.concurrency}"`);
+      const llm = llmOptionsOf(flags);
+      const method = getMethod(flags.method, {
+        ...(flags.modelFile ? { modelPath: flags.modelFile } : {}),
+        llm,
+      });
+      const limit = pLimit(concurrency);
+      const results: (
+        { trace: Trace; file: string; result?: Attribution; error?: unknown } | undefined
+      )[] = [];
+      let printed = 0;
+      let providerFailures = 0;
+      const flush = () => {
+        while (results[printed] !== undefined) {
+          const { trace, file, result, error } = results[printed]!;
+          if (error !== undefined) {
+            providerFailures += 1;
+            reportError(
+              error instanceof ProviderError
+                ? new ProviderError(`${file}: ${error.message}`, { cause: error })
+                : error,
+            );
+          } else if (flags.json) {
+            process.stdout.write(`${JSON.stringify({ trace: file, id: trace.id, ...result })}\n`);
+          } else {
+            const label = !file.includes(trace.id) ? `${file} (${trace.id})` : file;
+            process.stdout.write(
+              `${printed === 0 ? '' : '\n'}${renderAttribution(label, trace, result!)}\n`,
+            );
+          }
+          printed += 1;
+        }
+      };
+      const pending: Promise<void>[] = [];
       const outcome = await forEachTrace(
         paths,
         flags.format ? { format: flags.format } : {},
-        async (trace, file) => {
-          const result = await method.attribute(trace, { useGroundTruth: flags.groundTruth });
-          if (flags.json) {
-            process.stdout.write(`${JSON.stringify({ trace: file, id: trace.id, ...result })}\n`);
-          } else {
-            const label =
-              trace.id !== file && !file.includes(trace.id) ? `${file} (${trace.id})` : file;
-            process.stdout.write(
-              `${first ? '' : '\n'}${renderAttribution(label, trace, result)}\n`,
-            );
-            first = false;
-          }
+        (trace, file) => {
+          const slot = results.length;
+          results.push(undefined);
+          pending.push(
+            limit(async () => {
+              try {
+                results[slot] = {
+                  trace,
+                  file,
+                  result: await method.attribute(trace, {
+                    useGroundTruth: flags.groundTruth,
+                    ...(llm.maxCalls ? { maxCalls: llm.maxCalls } : {}),
+                  }),
+                };
+              } catch (error) {
+                if (!(error instanceof ProviderError)) throw error;
+                results[slot] = { trace, file, error };
+              }
+              flush();
+            }),
+          );
         },
       );
-      exit(finishBatch(outcome));
+      await Promise.all(pending);
+      exit(Math.max(finishBatch(outcome), providerFailures > 0 ? EXIT.provider : EXIT.ok));
     });
 }

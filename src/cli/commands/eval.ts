@@ -18,8 +18,10 @@ import { ResultStore } from '../../eval/store.js';
 import { summariseEvaluation, methodLabel } from '../../eval/summary.js';
 import type { Trace } from '../../trace/model.js';
 import { forEachTrace, finishBatch } from '../batch.js';
+import { addLlmOptions, llmOptionsOf, type LlmFlags } from '../llm-options.js';
 
-interface EvalFlags {
+interface EvalFlags extends LlmFlags {
+  concurrency: string;
   method: string;
   modelFile?: string;
   groundTruth: boolean;
@@ -49,7 +51,7 @@ function progressPrinter(): (progress: EvalProgress) => void {
 }
 
 export function registerEval(program: Command, exit: (code: number) => void): void {
-  program
+  const command = program
     .command('eval')
     .description('measure methods on labelled traces against baselines, with confidence intervals')
     .argument('<traces...>', 'labelled trace files or folders (e.g. a Who&When checkout)')
@@ -75,6 +77,8 @@ export function registerEval(program: Command, exit: (code: number) => void): vo
       'also score the offline model on its own training traces (optimistic)',
     )
     .option('--format <name>', 'read as this format instead of detecting it')
+    .option('--concurrency <n>', 'traces evaluated at once by LLM methods', '4');
+  addLlmOptions(command)
     .addHelpText(
       'after',
       `\nExamples:\n  faultline eval ../shared/datasets/who-and-when --method ${CROSS_VALIDATED_OFFLINE},first-agent --both -o report.html report.md\n  faultline eval labelled-runs/ --method offline -o report.json\n\nThe offline model's training traces are left out of its evaluation (matched by content hash);\n${CROSS_VALIDATED_OFFLINE} scores it by 5-fold cross-validation grouped by question instead.`,
@@ -84,7 +88,13 @@ export function registerEval(program: Command, exit: (code: number) => void): vo
         .split(',')
         .map((name) => name.trim())
         .filter(Boolean);
-      for (const method of methods) if (method !== CROSS_VALIDATED_OFFLINE) getMethod(method);
+      const llm = llmOptionsOf(flags);
+      const concurrency = Number(flags.concurrency);
+      if (!Number.isInteger(concurrency) || concurrency < 1)
+        throw new UserError(`--concurrency must be a whole number ≥ 1, got "${flags.concurrency}"`);
+      // Unknown methods, a missing --model or a missing key fail here, before any trace is read.
+      for (const method of methods)
+        if (method !== CROSS_VALIDATED_OFFLINE) getMethod(method, { llm });
       for (const file of flags.out ?? []) {
         if (!REPORT_KINDS.has(extname(file).toLowerCase()))
           throw new UserError(`${file}: reports are .html, .md or .json`);
@@ -110,6 +120,8 @@ export function registerEval(program: Command, exit: (code: number) => void): vo
         groundTruthSettings: flags.both ? [true, false] : [flags.groundTruth],
         modelPath,
         includeTrain: Boolean(flags.includeTrain),
+        llm,
+        concurrency,
         onProgress: progressPrinter(),
       });
       const summary = summariseEvaluation(records, traces, info);

@@ -1,0 +1,37 @@
+/**
+ * All-at-Once: one call over the whole log names the agent and the step.
+ */
+import type { ModelClient } from '../../llm/client.js';
+import type { Trace } from '../../trace/model.js';
+import type { Attribution, AttributeOptions } from '../method.js';
+import { allAtOncePrompt, taskHeader } from './prompts.js';
+import { attributionReplySchema, parseAttributionReply } from './replies.js';
+import { LlmSession, UnreadableReply } from './session.js';
+
+/** The agent and step named by one call, or an unreadable reply; shared with hybrid. */
+export async function askAllAtOnce(session: LlmSession, trace: Trace, useGroundTruth: boolean) {
+  const log = session.log(trace.steps.map((step) => step.index));
+  return session.ask(
+    allAtOncePrompt(taskHeader(trace, useGroundTruth), log),
+    attributionReplySchema,
+    'attribution',
+    (text) => parseAttributionReply(text, trace),
+  );
+}
+
+/** Runs All-at-Once on a trace. */
+export async function runAllAtOnce(
+  trace: Trace,
+  client: ModelClient,
+  options: AttributeOptions = {},
+): Promise<Attribution> {
+  const session = new LlmSession(client, trace);
+  const reply = await askAllAtOnce(session, trace, options.useGroundTruth !== false);
+  if (reply instanceof UnreadableReply) return session.unparsed('all-at-once', reply, 'answer');
+  return session.finish({
+    agent: reply.agent,
+    step: reply.step,
+    reason: reply.reason,
+    method: 'all-at-once',
+  });
+}

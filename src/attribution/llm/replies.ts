@@ -1,0 +1,112 @@
+/**
+ * Reading model replies. The protocol (docs/PROTOCOL.md) asks for JSON objects; many local models
+ * ignore schemas, so the paper's text formats are accepted too ("Agent Name: X / Step Number: N",
+ * "1. Yes", "upper half"). Anything else is unreadable: the caller retries once, then reports the
+ * reply as unparsed. Nothing here guesses.
+ */
+import { z } from 'zod';
+import { matchAgentName } from '../../trace/agents.js';
+import type { Trace } from '../../trace/model.js';
+
+/** JSON shapes of the three replies (also sent as structured-output schemas). */
+export const attributionReplySchema = z.object({
+  agent: z.string(),
+  step: z.number().int(),
+  reason: z.string(),
+});
+export const verdictReplySchema = z.object({ error: z.boolean(), reason: z.string() });
+export const halfReplySchema = z.object({ half: z.enum(['upper', 'lower']), reason: z.string() });
+
+/** The first JSON object in a reply: a fenced block, or the outermost braces. */
+export function extractJsonObject(text: string): Record<string, unknown> | undefined {
+  const candidates: string[] = [];
+  const fenced = /```(?:json)?\s*([\s\S]*?)```/i.exec(text);
+  if (fenced?.[1]) candidates.push(fenced[1]);
+  const first = text.indexOf('{');
+  const last = text.lastIndexOf('}');
+  if (first !== -1 && last > first) candidates.push(text.slice(first, last + 1));
+  for (const candidate of candidates) {
+    try {
+      const value: unknown = JSON.parse(candidate.trim());
+      if (typeof value === 'object' && value !== null && !Array.isArray(value))
+        return value as Record<string, unknown>;
+    } catch {
+      // not this candidate
+    }
+  }
+  return undefined;
+}
+
+/** Agent, step and reason, validated against the trace: the step must exist. */
+export function parseAttributionReply(
+  text: string,
+  trace: Trace,
+): { agent: string; step: number; reason: string } | undefined {
+  const json = extractJsonObject(text);
+  let agent: string | undefined;
+  let step: number | undefined;
+  let reason = '';
+  if (json) {
+    agent = typeof json.agent === 'string' ? json.agent : undefined;
+    const rawStep = typeof json.step === 'string' ? json.step.trim() : json.step;
+    step =
+      typeof rawStep === 'number'
+        ? rawStep
+        : typeof rawStep === 'string' && /^\d+$/.test(rawStep)
+          ? Number(rawStep)
+          : undefined;
+    reason = typeof json.reason === 'string' ? json.reason : '';
+  }
+  if (agent === undefined || step === undefined) {
+    // The paper's format: "Agent Name: X\nStep Number: N\nReason for Mistake: ...".
+    agent = /agent(?: name)?\s*[:=]\s*\**\s*([^\n*]+)/i.exec(text)?.[1]?.trim();
+    const stepText = /step(?: number)?\s*[:=]\s*\**\s*(\d+)/i.exec(text)?.[1];
+    step = stepText === undefined ? undefined : Number(stepText);
+    reason = /reason(?: for (?:the )?mistake)?\s*[:=]\s*([\s\S]+)/i.exec(text)?.[1]?.trim() ?? '';
+  }
+  if (
+    !agent ||
+    step === undefined ||
+    !Number.isInteger(step) ||
+    step < 0 ||
+    step >= trace.steps.length
+  )
+    return undefined;
+  return {
+    agent: matchAgentName(
+      agent,
+      trace.agents.map((info) => info.name),
+    ),
+    step,
+    reason,
+  };
+}
+
+/** A step verdict: was this step the decisive error? */
+export function parseVerdictReply(text: string): { error: boolean; reason: string } | undefined {
+  const json = extractJsonObject(text);
+  if (json && typeof json.error === 'boolean')
+    return { error: json.error, reason: typeof json.reason === 'string' ? json.reason : '' };
+  const match = /^\s*(?:1\s*[.)]\s*)?\**(yes|no)\b/i.exec(text);
+  if (!match) return undefined;
+  return {
+    error: match[1]!.toLowerCase() === 'yes',
+    reason: text
+      .slice(match[0].length)
+      .replace(/^[\s.,:*-]+/, '')
+      .trim(),
+  };
+}
+
+/** A binary-search choice: the upper or the lower half. Both or neither named: unreadable. */
+export function parseHalfReply(
+  text: string,
+): { half: 'upper' | 'lower'; reason: string } | undefined {
+  const json = extractJsonObject(text);
+  if (json && (json.half === 'upper' || json.half === 'lower'))
+    return { half: json.half, reason: typeof json.reason === 'string' ? json.reason : '' };
+  const upper = /\bupper half\b/i.test(text);
+  const lower = /\blower half\b/i.test(text);
+  if (upper === lower) return undefined;
+  return { half: upper ? 'upper' : 'lower', reason: text.trim() };
+}

@@ -1,0 +1,89 @@
+/**
+ * One LLM method run on one trace: asks the model, reads replies (one retry when unreadable),
+ * and adds up calls, tokens, cost and warnings for the result.
+ */
+import type { z } from 'zod';
+import { costFor, type ModelClient } from '../../llm/client.js';
+import type { Trace } from '../../trace/model.js';
+import type { Attribution, Usage } from '../method.js';
+import { renderLog } from './log-view.js';
+import { RETRY_SUFFIX, SYSTEM_PROMPT } from './prompts.js';
+
+/** A reply that could not be read even after the retry. */
+export class UnreadableReply {
+  constructor(readonly raw: string) {}
+}
+
+/** Calls, tokens and warnings of one method run. */
+export class LlmSession {
+  readonly usage: Usage = { calls: 0, inputTokens: 0, outputTokens: 0 };
+  readonly warnings: string[] = [];
+
+  constructor(
+    readonly client: ModelClient,
+    readonly trace: Trace,
+  ) {}
+
+  /** The log of some steps, shortened to the context window (with a warning) when needed. */
+  log(indices: readonly number[]): string {
+    const { text, warning } = renderLog(
+      this.trace,
+      indices,
+      this.client.contextTokens,
+      this.client.spec.provider,
+    );
+    if (warning && !this.warnings.includes(warning)) this.warnings.push(warning);
+    return text;
+  }
+
+  /** Asks and parses; retries once when the reply cannot be read; UnreadableReply after that. */
+  async ask<Result>(
+    prompt: string,
+    schema: z.ZodType,
+    schemaName: string,
+    parse: (text: string) => Result | undefined,
+  ): Promise<Result | UnreadableReply> {
+    let raw = '';
+    for (const attempt of [prompt, prompt + RETRY_SUFFIX]) {
+      const reply = await this.client.generate({
+        system: SYSTEM_PROMPT,
+        prompt: attempt,
+        schema,
+        schemaName,
+      });
+      if (!reply.cached) {
+        this.usage.calls += 1;
+        this.usage.inputTokens += reply.inputTokens;
+        this.usage.outputTokens += reply.outputTokens;
+      }
+      const parsed = parse(reply.text);
+      if (parsed !== undefined) return parsed;
+      raw = reply.text;
+    }
+    return new UnreadableReply(raw);
+  }
+
+  /** Finishes a result with usage, cost and warnings. */
+  finish(result: Omit<Attribution, 'usage' | 'model'>): Attribution {
+    const cost = costFor(this.client, this.usage.inputTokens, this.usage.outputTokens);
+    const out: Attribution = {
+      ...result,
+      model: `${this.client.spec.provider}:${this.client.spec.model}`,
+      usage: { ...this.usage, ...(cost === undefined ? {} : { costUsd: cost }) },
+    };
+    if (this.warnings.length > 0) out.warnings = [...this.warnings];
+    return out;
+  }
+
+  /** The result for an unreadable reply: marked, with the raw text, never a guess. */
+  unparsed(method: string, reply: UnreadableReply, what: string): Attribution {
+    return this.finish({
+      agent: null,
+      step: null,
+      reason: `The model's ${what} could not be read after one retry; see raw.`,
+      method,
+      unparsed: true,
+      raw: reply.raw,
+    });
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * The command-line options shared by commands that can call a model (attribute, eval), and their
+ * translation into LlmOptions.
+ */
+import { Option, type Command } from 'commander';
+import type { LlmOptions } from '../attribution/llm/methods.js';
+import { UserError } from '../errors.js';
+import { readPriceFile } from '../llm/prices.js';
+
+/** The raw flags as commander parses them. */
+export interface LlmFlags {
+  model?: string;
+  baseUrl?: string;
+  cache: boolean;
+  timeout: string;
+  retries: string;
+  prices?: string;
+  contextTokens?: string;
+  maxCalls?: string;
+}
+
+function whole(value: string, flag: string, minimum: number): number {
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < minimum)
+    throw new UserError(`${flag} must be a whole number ≥ ${minimum}, got "${value}"`);
+  return number;
+}
+
+/** Adds the model options to a command. */
+export function addLlmOptions(command: Command): Command {
+  return command
+    .option(
+      '--model <provider:model>',
+      'model for LLM methods, e.g. openai:gpt-4o, anthropic:claude-sonnet-4-5, google:gemini-2.5-pro, ollama:llama3.1, openai-compatible:NAME',
+    )
+    .option(
+      '--base-url <url>',
+      'API endpoint (required for openai-compatible: vLLM, llama.cpp, LM Studio)',
+    )
+    .option('--no-cache', 'ignore and do not write the on-disk reply cache')
+    .option('--timeout <seconds>', 'give up on a call after this long', '120')
+    .option('--retries <n>', 'retries on HTTP 429 and 5xx (Retry-After is honoured)', '3')
+    .option(
+      '--prices <file>',
+      'JSON price table overriding the built-in one (USD per million tokens)',
+    )
+    .option(
+      '--context-tokens <n>',
+      'model context window; longer logs are shortened with a warning',
+    )
+    .addOption(new Option('--max-calls <n>', 'step-by-step: most verdicts per trace'));
+}
+
+/** LlmOptions from parsed flags (environment variables fill in the rest when the client is made). */
+export function llmOptionsOf(flags: LlmFlags): LlmOptions {
+  const prices = flags.prices ?? process.env.FAULTLINE_PRICES;
+  return {
+    ...(flags.model ? { model: flags.model } : {}),
+    ...(flags.baseUrl ? { baseUrl: flags.baseUrl } : {}),
+    cache: flags.cache,
+    timeoutMs: whole(flags.timeout, '--timeout', 1) * 1000,
+    maxRetries: whole(flags.retries, '--retries', 0),
+    ...(prices ? { prices: readPriceFile(prices) } : {}),
+    ...(flags.contextTokens
+      ? { contextTokens: whole(flags.contextTokens, '--context-tokens', 1000) }
+      : {}),
+    ...(flags.maxCalls ? { maxCalls: whole(flags.maxCalls, '--max-calls', 1) } : {}),
+  };
+}
