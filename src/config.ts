@@ -8,3 +8,8 @@ import { join } from 'node:path';
 export function faultlineHome(explicit?: string): string {
   return explicit ?? process.env.FAULTLINE_HOME ?? join(homedir(), '.faultline');
 }
+
+/** The database file inside a faultline home. */
+export function databasePath(home: string = faultlineHome()): string {
+  return join(home, 'faultline.db');
+}

@@ -9,6 +9,7 @@ import { registerAttribute } from './commands/attribute.js';
 import { registerConvert } from './commands/convert.js';
 import { registerEval } from './commands/eval.js';
 import { registerInspect } from './commands/inspect.js';
+import { registerServer } from './commands/server.js';
 import { registerTrain } from './commands/train.js';
 
 const packageJson = JSON.parse(
@@ -37,6 +38,7 @@ registerInspect(program, setExit);
 registerConvert(program, setExit);
 registerTrain(program, setExit);
 registerEval(program, setExit);
+registerServer(program, setExit);
 
 // A closed pipe (`faultline ... | head`) is not an error.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {

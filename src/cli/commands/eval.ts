@@ -9,7 +9,9 @@ import { extname, join } from 'node:path';
 import type { Command } from 'commander';
 import { DEFAULT_MODEL_PATH } from '../../attribution/offline/attributor.js';
 import { getMethod, listMethods } from '../../attribution/registry.js';
-import { faultlineHome } from '../../config.js';
+import { databasePath, faultlineHome } from '../../config.js';
+import { openDatabase } from '../../store/database.js';
+import { Repository } from '../../store/repository.js';
 import { UserError } from '../../errors.js';
 import { renderHtmlReport } from '../../eval/report-html.js';
 import { accuracyTable, renderMarkdownReport, reportNotes } from '../../eval/report-markdown.js';
@@ -131,6 +133,21 @@ export function registerEval(program: Command, exit: (code: number) => void): vo
           .join('\n')}\n\n${accuracyTable(summary.rows)}\n`,
       );
       process.stderr.write(`results stored in ${store.file}\n`);
+      try {
+        // Kept in the database too, so `faultline launch` can show it.
+        const db = openDatabase(databasePath());
+        new Repository(db).saveEvaluation(
+          `${methods.join(', ')} on ${paths.join(', ')}`,
+          methods,
+          traces.length,
+          summary,
+        );
+        db.close();
+      } catch (error) {
+        process.stderr.write(
+          `faultline: warning: the evaluation was not saved for the web page (${error instanceof Error ? error.message : String(error)})\n`,
+        );
+      }
       for (const file of flags.out ?? []) {
         const kind = extname(file).toLowerCase();
         const text =

@@ -1,0 +1,194 @@
+/** The HTTP API in-process (hono's app.request), with a real SQLite file. */
+import assert from 'node:assert/strict';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { ROOT } from '../../test/paths.js';
+import { startScriptedProvider } from '../../test/scripted-provider.js';
+import { openDatabase, type Db } from '../store/database.js';
+import { Repository } from '../store/repository.js';
+import { createApp } from './app.js';
+
+const HOST = { host: '127.0.0.1:8500' };
+
+describe('HTTP API', () => {
+  let folder = '';
+  let db: Db;
+  let app: ReturnType<typeof createApp>;
+  const logged: string[] = [];
+  let example = '';
+
+  before(async () => {
+    folder = await mkdtemp(join(tmpdir(), 'faultline-api-'));
+    db = openDatabase(join(folder, 'faultline.db'));
+    app = createApp({
+      repository: new Repository(db),
+      maxUploadBytes: 200_000,
+      log: (line) => logged.push(line),
+      webRoot: join(folder, 'no-web'),
+    });
+    example = await readFile(join(ROOT, 'examples/who-and-when-hc-6.json'), 'utf8');
+  });
+  after(async () => {
+    db.close();
+    await rm(folder, { recursive: true, force: true });
+  });
+
+  const upload = (body: string, name = 'hc-6.json') =>
+    app.request(`/api/traces?name=${encodeURIComponent(name)}`, {
+      method: 'POST',
+      body,
+      headers: HOST,
+    });
+  const analyse = (id: string, body: unknown) =>
+    app.request(`/api/traces/${id}/analyses`, {
+      method: 'POST',
+      body: JSON.stringify(body),
+      headers: { ...HOST, 'content-type': 'application/json' },
+    });
+
+  it('uploads a trace, attributes it offline and keeps the analysis', async () => {
+    const uploaded = await upload(example);
+    assert.equal(uploaded.status, 201);
+    const { traces } = (await uploaded.json()) as {
+      traces: { id: string; steps: number; format: string }[];
+    };
+    assert.equal(traces[0]!.steps, 8);
+    assert.equal(traces[0]!.format, 'who-and-when');
+    const analysed = await analyse(traces[0]!.id, { method: 'offline' });
+    assert.equal(analysed.status, 201);
+    const { analysis } = (await analysed.json()) as {
+      analysis: { id: string; result: { agent: string; step: number; candidates: unknown[] } };
+    };
+    assert.ok(analysis.result.agent);
+    assert.ok(Number.isInteger(analysis.result.step));
+    const listed = (await (await app.request('/api/analyses', { headers: HOST })).json()) as {
+      analyses: { id: string }[];
+    };
+    assert.ok(listed.analyses.some((item) => item.id === analysis.id));
+    const fetched = await app.request(`/api/analyses/${analysis.id}`, { headers: HOST });
+    assert.equal(fetched.status, 200);
+  });
+
+  it('answers bad uploads with 400 and a message, and stays up', async () => {
+    for (const [body, expected] of [
+      ['{"history": [', /ends too early/],
+      ['{"foo": 1}', /unrecognised trace format/],
+      ['', /upload is empty/],
+    ] as const) {
+      const response = await upload(body, 'bad.json');
+      assert.equal(response.status, 400);
+      assert.match(((await response.json()) as { error: string }).error, expected);
+    }
+    assert.equal((await app.request('/api/health', { headers: HOST })).status, 200);
+  });
+
+  it('refuses an upload over the limit with 413', async () => {
+    const response = await upload(
+      `{"history": [{"role": "user", "content": "${'x'.repeat(300_000)}"}]}`,
+    );
+    assert.equal(response.status, 413);
+    assert.match(((await response.json()) as { error: string }).error, /larger than/);
+  });
+
+  it('answers unknown ids with 404 and invalid requests with 400', async () => {
+    assert.equal((await app.request('/api/traces/nope', { headers: HOST })).status, 404);
+    assert.equal((await analyse('nope', { method: 'offline' })).status, 404);
+    const { traces } = (await (await upload(example)).json()) as { traces: { id: string }[] };
+    const unknown = await analyse(traces[0]!.id, { method: 'oracle' });
+    assert.equal(unknown.status, 400);
+    assert.match(((await unknown.json()) as { error: string }).error, /unknown method "oracle"/);
+    const noModel = await analyse(traces[0]!.id, { method: 'all-at-once' });
+    assert.equal(noModel.status, 400);
+    assert.match(((await noModel.json()) as { error: string }).error, /needs a model/);
+    const badBody = await app.request(`/api/traces/${traces[0]!.id}/analyses`, {
+      method: 'POST',
+      body: '{',
+      headers: HOST,
+    });
+    assert.equal(badBody.status, 400);
+    assert.equal((await app.request('/api/nothing', { headers: HOST })).status, 404);
+  });
+
+  it('keeps API keys on the server: never in answers or the database', async () => {
+    const secret = 'sk-test-secret-0123456789';
+    const saved = process.env.OPENAI_API_KEY;
+    process.env.OPENAI_API_KEY = secret;
+    const server = await startScriptedProvider('openai', [
+      '{"agent": "WebSurfer", "step": 4, "reason": "wrong site"}',
+    ]);
+    try {
+      const { traces } = (await (await upload(example)).json()) as { traces: { id: string }[] };
+      const response = await analyse(traces[0]!.id, {
+        method: 'all-at-once',
+        model: 'openai:gpt-4o',
+        baseUrl: server.baseUrl,
+      });
+      const text = await response.text();
+      assert.equal(response.status, 201, text);
+      assert.doesNotMatch(text, new RegExp(secret));
+      assert.equal(server.requests[0]!.headers.authorization, `Bearer ${secret}`);
+      const stored = JSON.stringify(db.prepare('SELECT * FROM analyses').all());
+      assert.doesNotMatch(stored, new RegExp(secret));
+    } finally {
+      await server.close();
+      if (saved === undefined) delete process.env.OPENAI_API_KEY;
+      else process.env.OPENAI_API_KEY = saved;
+    }
+  });
+
+  it('rejects requests that name a non-loopback host', async () => {
+    const response = await app.request('/api/health', {
+      headers: { host: 'attacker.example:8500' },
+    });
+    assert.equal(response.status, 403);
+  });
+
+  it('sends security headers', async () => {
+    const response = await app.request('/api/health', { headers: HOST });
+    assert.match(response.headers.get('content-security-policy') ?? '', /script-src 'self'/);
+    assert.equal(response.headers.get('x-content-type-options'), 'nosniff');
+  });
+});
+
+describe('HTTP API with a token', () => {
+  it('requires the token on every request', async () => {
+    const db = openDatabase(':memory:');
+    try {
+      const app = createApp({
+        repository: new Repository(db),
+        token: 'letmein',
+        loopbackOnly: false,
+        log: () => undefined,
+      });
+      assert.equal((await app.request('/api/health')).status, 401);
+      assert.equal(
+        (await app.request('/api/health', { headers: { authorization: 'Bearer wrong' } })).status,
+        401,
+      );
+      assert.equal(
+        (await app.request('/api/health', { headers: { authorization: 'Bearer letmein' } })).status,
+        200,
+      );
+      const viaQuery = await app.request('/api/health?token=letmein');
+      assert.equal(viaQuery.status, 200);
+      assert.match(viaQuery.headers.get('set-cookie') ?? '', /faultline_token=letmein; .*HttpOnly/);
+      const webless = createApp({
+        repository: new Repository(db),
+        token: 'letmein',
+        loopbackOnly: false,
+        log: () => undefined,
+        webRoot: '/nonexistent',
+      });
+      assert.equal((await webless.request('/')).status, 401, 'the page needs the token too');
+      assert.equal(
+        (await webless.request('/', { headers: { cookie: 'faultline_token=letmein' } })).status,
+        503,
+        'the cookie is accepted (the page is not built here)',
+      );
+    } finally {
+      db.close();
+    }
+  });
+});

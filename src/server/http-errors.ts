@@ -1,0 +1,48 @@
+/**
+ * Maps errors to HTTP answers: `{ "error": message }` with the right status, the cause chain
+ * logged, and nothing that could leak a secret.
+ */
+import type { Context } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import { describeError, ProviderError, TraceFormatError, UserError } from '../errors.js';
+
+/** A request the server refuses with a status and a message. */
+export class HttpError extends Error {
+  constructor(
+    readonly status: 400 | 401 | 403 | 404 | 413 | 415 | 502,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'HttpError';
+  }
+}
+
+/** Logs an error with its causes on one line each. */
+export function logError(log: (line: string) => void, error: unknown): void {
+  let current: unknown = error;
+  let prefix = 'error';
+  while (current) {
+    log(`${prefix}: ${describeError(current)}`);
+    current = current instanceof Error ? current.cause : undefined;
+    prefix = 'caused by';
+  }
+}
+
+/** The JSON error answer for any thrown value. */
+export function errorResponse(
+  context: Context,
+  error: unknown,
+  log: (line: string) => void,
+): Response {
+  if (error instanceof HttpError) return context.json({ error: error.message }, error.status);
+  if (error instanceof HTTPException)
+    return context.json({ error: error.message || 'request refused' }, error.status);
+  if (error instanceof TraceFormatError || error instanceof UserError)
+    return context.json({ error: error.message }, 400);
+  if (error instanceof ProviderError) {
+    logError(log, error);
+    return context.json({ error: error.message }, 502);
+  }
+  logError(log, error);
+  return context.json({ error: 'internal error; see the server log (faultline logs)' }, 500);
+}

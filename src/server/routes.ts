@@ -1,0 +1,134 @@
+/**
+ * The HTTP API: upload traces, run analyses, browse analyses and evaluation runs. Inputs are
+ * validated here, at the edge; handlers call the same library functions as the command line.
+ */
+import { Hono } from 'hono';
+import { performance } from 'node:perf_hooks';
+import { z } from 'zod';
+import { getMethod, listMethods } from '../attribution/registry.js';
+import { providerNames } from '../llm/providers.js';
+import type { Repository } from '../store/repository.js';
+import { importTraceText } from '../trace/load.js';
+import { listFormats } from '../trace/registry.js';
+import { HttpError } from './http-errors.js';
+
+const analysisRequestSchema = z.object({
+  method: z.string().min(1).default('offline'),
+  model: z.string().min(3).optional(),
+  baseUrl: z.url().optional(),
+  useGroundTruth: z.boolean().default(true),
+});
+
+/** Trace names are shown back to users: keep them short, single-line text. */
+function traceName(raw: string | undefined): string {
+  const name = (raw ?? 'pasted trace').replace(/[\r\n\t]+/g, ' ').trim();
+  return name.slice(0, 200) || 'pasted trace';
+}
+
+async function jsonBody(request: Request): Promise<unknown> {
+  const text = await request.text();
+  if (text.trim().length === 0) return {};
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new HttpError(400, 'the request body is not valid JSON');
+  }
+}
+
+/** The API routes, mounted under /api. */
+export function apiRoutes(repository: Repository): Hono {
+  const api = new Hono();
+
+  api.get('/health', (context) => context.json({ ok: true }));
+
+  api.get('/methods', (context) =>
+    context.json({
+      methods: listMethods(),
+      providers: providerNames(),
+      formats: listFormats().map((format) => ({
+        name: format.name,
+        description: format.description,
+      })),
+    }),
+  );
+
+  api.post('/traces', async (context) => {
+    const text = await context.req.text();
+    if (text.trim().length === 0)
+      throw new HttpError(400, 'the upload is empty: send the trace file as the request body');
+    const name = traceName(context.req.query('name') ?? context.req.header('x-trace-name'));
+    const format = context.req.query('format');
+    const traces = await importTraceText(text, name, format ? { format } : {});
+    const saved = traces.map((trace) => ({
+      ...repository.saveTrace(trace, traces.length > 1 ? `${name} (${trace.id})` : name),
+      agents: trace.agents,
+      labels: trace.labels ?? null,
+    }));
+    return context.json({ traces: saved }, 201);
+  });
+
+  api.get('/traces', (context) => context.json({ traces: repository.listTraces() }));
+
+  api.get('/traces/:id', (context) => {
+    const trace = repository.getTrace(context.req.param('id'));
+    if (!trace) throw new HttpError(404, `no trace ${context.req.param('id')}`);
+    return context.json({ trace });
+  });
+
+  api.post('/traces/:id/analyses', async (context) => {
+    const traceId = context.req.param('id');
+    const trace = repository.getTrace(traceId);
+    if (!trace) throw new HttpError(404, `no trace ${traceId}`);
+    const parsed = analysisRequestSchema.safeParse(await jsonBody(context.req.raw));
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      throw new HttpError(
+        400,
+        `invalid analysis request: ${issue.path.join('.') || 'body'}: ${issue.message}`,
+      );
+    }
+    const request = parsed.data;
+    // API keys come from the server's environment only; they are never accepted, stored or returned.
+    const method = getMethod(request.method, {
+      llm: {
+        ...(request.model ? { model: request.model } : {}),
+        ...(request.baseUrl ? { baseUrl: request.baseUrl } : {}),
+      },
+    });
+    const started = performance.now();
+    const result = await method.attribute(trace, { useGroundTruth: request.useGroundTruth });
+    const settings = {
+      method: request.method,
+      useGroundTruth: request.useGroundTruth,
+      ...(request.model ? { model: request.model } : {}),
+      ...(request.baseUrl ? { baseUrl: request.baseUrl } : {}),
+    };
+    const analysis = repository.saveAnalysis(
+      traceId,
+      settings,
+      result,
+      performance.now() - started,
+    );
+    return context.json({ analysis }, 201);
+  });
+
+  api.get('/analyses', (context) =>
+    context.json({ analyses: repository.listAnalyses(context.req.query('trace')) }),
+  );
+
+  api.get('/analyses/:id', (context) => {
+    const analysis = repository.getAnalysis(context.req.param('id'));
+    if (!analysis) throw new HttpError(404, `no analysis ${context.req.param('id')}`);
+    return context.json({ analysis });
+  });
+
+  api.get('/evaluations', (context) => context.json({ evaluations: repository.listEvaluations() }));
+
+  api.get('/evaluations/:id', (context) => {
+    const evaluation = repository.getEvaluation(context.req.param('id'));
+    if (!evaluation) throw new HttpError(404, `no evaluation ${context.req.param('id')}`);
+    return context.json({ evaluation });
+  });
+
+  return api;
+}

@@ -1,0 +1,31 @@
+/** Headless Chromium for page tests: Debian's chromium driven by playwright-core (no browser download). */
+import { existsSync } from 'node:fs';
+import { chromium, type Browser } from 'playwright-core';
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** Why page tests cannot run here, or false when they can. */
+export function browserUnavailable(): string | false {
+  return existsSync(CHROMIUM)
+    ? false
+    : `${CHROMIUM} not found: apt-get install chromium (CI's .ci/run does)`;
+}
+
+/** Launches headless Chromium with the flags this closed network needs. */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    // Root needs --no-sandbox; the networking flags stop refused outbound connections.
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-dev-shm-usage',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}

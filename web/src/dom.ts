@@ -1,0 +1,36 @@
+/**
+ * Building DOM nodes from data. Trace content is always set as text (textContent), never as
+ * markup, so a trace holding `<script>` or `<img onerror>` shows those characters and runs nothing.
+ */
+
+type Child = Node | string | null | undefined | false;
+
+/** An element with attributes (never event handlers or HTML) and children as nodes or text. */
+export function element<Tag extends keyof HTMLElementTagNameMap>(
+  tag: Tag,
+  attributes: Record<string, string> = {},
+  ...children: Child[]
+): HTMLElementTagNameMap[Tag] {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) {
+    if (name.startsWith('on')) throw new Error('event handlers are attached with addEventListener');
+    node.setAttribute(name, value);
+  }
+  for (const child of children) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(typeof child === 'string' ? document.createTextNode(child) : child);
+  }
+  return node;
+}
+
+/** A stable colour per agent name, so an agent looks the same everywhere. */
+export function agentColour(name: string): string {
+  let hash = 0;
+  for (let index = 0; index < name.length; index += 1)
+    hash = (hash * 31 + name.charCodeAt(index)) >>> 0;
+  return `hsl(${hash % 360} 55% 38%)`;
+}
+
+/** Percent text of a probability. */
+export const percent = (value: number | undefined) =>
+  value === undefined ? '' : `${(value * 100).toFixed(0)}%`;
