@@ -6,7 +6,16 @@ import tseslint from 'typescript-eslint';
 const upper = ['**/cli/**', '**/server/**'];
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', '**/__fixtures__/**', 'coverage/**'] },
+  {
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      '**/__fixtures__/**',
+      'coverage/**',
+      'scratch/**',
+      'bench/out/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

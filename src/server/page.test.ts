@@ -84,7 +84,7 @@ describe('web page in Chromium', { skip }, () => {
     await page.click('#run');
     await page.waitForSelector('#result .reason');
     assert.equal(
-      await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned),
+      await page.evaluate(() => (globalThis as unknown as { __pwned?: number }).__pwned),
       undefined,
     );
     assert.deepEqual(dialogs, []);
