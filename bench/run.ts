@@ -4,13 +4,16 @@
  * Writes bench/out/results.json.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { attributeWithModel, loadOfflineModel } from '../src/attribution/offline/attributor.js';
 import { expandPaths, loadTrace } from '../src/trace/load.js';
 import type { Trace } from '../src/trace/model.js';
+import { DEFAULT_WEB_ROOT } from '../src/server/app.js';
+import { startServer } from '../src/server/serve.js';
+import { browserUnavailable, launchBrowser } from '../test/browser.js';
 import { generateTrace } from './generate-trace.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -92,6 +95,49 @@ if (existsSync(cli)) {
   record('faultline attribute, one trace, incl. Node start-up', wall, 's', 0.5);
 } else {
   process.stderr.write('skipping the CLI wall-time benchmark: run `npm run build` first\n');
+}
+
+if (existsSync(cli)) {
+  // `faultline eval` of the offline model on the shared traces, start-up included; a fresh store
+  // each time so nothing is resumed.
+  const evalTimes: number[] = [];
+  for (let round = 0; round < 3; round += 1) {
+    const home = join(OUT, `eval-home-${round}`);
+    rmSync(home, { recursive: true, force: true });
+    const started = performance.now();
+    execFileSync(process.execPath, [cli, 'eval', DATA, '--method', 'offline', '--include-train'], { stdio: 'ignore', env: { ...process.env, FAULTLINE_HOME: home } });
+    evalTimes.push((performance.now() - started) / 1000);
+    rmSync(home, { recursive: true, force: true });
+  }
+  record(`faultline eval --method offline on ${files.length} traces`, evalTimes, 's', 5);
+}
+
+if (!browserUnavailable() && existsSync(DEFAULT_WEB_ROOT)) {
+  // The page with a 130-step trace: navigation until every step is on screen.
+  const longest = [...traces].sort((left, right) => right.steps.length - left.steps.length)[0]!;
+  const home = join(OUT, 'page-home');
+  rmSync(home, { recursive: true, force: true });
+  const server = await startServer({ home, host: '127.0.0.1', port: 0 });
+  const browser = await launchBrowser();
+  const pageTimes: number[] = [];
+  try {
+    for (let round = 0; round < 5; round += 1) {
+      const page = await browser.newPage();
+      const started = performance.now();
+      await page.goto(server.state.url);
+      await page.setInputFiles('#file', longest.source!);
+      await page.locator('article.step').nth(longest.steps.length - 1).waitFor();
+      pageTimes.push((performance.now() - started) / 1000);
+      await page.close();
+    }
+  } finally {
+    await browser.close();
+    await server.stop();
+    rmSync(home, { recursive: true, force: true });
+  }
+  record(`page: open, upload and render a ${longest.steps.length}-step trace`, pageTimes, 's', 1);
+} else {
+  process.stderr.write('skipping the page benchmark: needs /usr/bin/chromium and `npm run build`\n');
 }
 
 const large = join(OUT, 'large-100k.json');

@@ -64,7 +64,7 @@ export {
   type GenerateRequest,
   type GenerateResponse,
 } from './llm/client.js';
-export { providerNames } from './llm/providers.js';
+export { providerNames } from './llm/provider-catalog.js';
 
 export { crossValidationReport, reportMarkdown } from './eval/cross-validation-report.js';
 export { runEvaluation, type EvalOptions } from './eval/run-eval.js';

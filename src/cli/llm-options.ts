@@ -3,7 +3,7 @@
  * translation into LlmOptions.
  */
 import { Option, type Command } from 'commander';
-import type { LlmOptions } from '../attribution/llm/methods.js';
+import type { LlmOptions } from '../attribution/llm/catalog.js';
 import { UserError } from '../errors.js';
 import { readPriceFile } from '../llm/prices.js';
 

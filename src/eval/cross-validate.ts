@@ -2,11 +2,11 @@
  * Cross-validated predictions of the offline model: k folds grouped by question and stratified by
  * subset, repeated over seeds; every trace is predicted by a model that never saw its question.
  */
+import { isTrainable } from '../attribution/offline/inputs.js';
 import { assignFolds } from '../attribution/offline/folds.js';
 import { attributeWithModel } from '../attribution/offline/attributor.js';
 import {
   DEFAULT_TRAIN_SETTINGS,
-  isTrainable,
   trainOfflineModel,
   type TrainSettings,
 } from '../attribution/offline/train.js';

@@ -4,7 +4,8 @@
  */
 import { firstAgentStep, mostFrequentAgent, randomExpectation } from '../attribution/baselines.js';
 import { assignFolds } from '../attribution/offline/folds.js';
-import { isTrainable, type TrainSettings } from '../attribution/offline/train.js';
+import { isTrainable } from '../attribution/offline/inputs.js';
+import type { TrainSettings } from '../attribution/offline/train.js';
 import { sameAgent } from '../trace/agents.js';
 import type { Trace } from '../trace/model.js';
 import { subsetOf } from '../trace/subset.js';
@@ -69,7 +70,7 @@ export function crossValidationReport(
 ): ReportRow[] {
   const usable = traces.filter(isTrainable);
   const folds = options.folds ?? 5;
-  const seeds = options.seeds ?? [0, 1, 2];
+  const seeds = options.seeds ?? [0, 1, 2, 3, 4];
   const rows: ReportRow[] = [];
   const add = (method: string, scored: Keyed[]) => {
     for (const [subset, items] of bySubset(scored)) {

@@ -4,22 +4,22 @@
  * themselves (folds grouped by question), the honest way to score it on its own training data.
  */
 import { performance } from 'node:perf_hooks';
-import { isTrainable } from '../attribution/offline/train.js';
+import { isTrainable } from '../attribution/offline/inputs.js';
 import type { Attribution } from '../attribution/method.js';
-import { llmMethodNames, type LlmOptions } from '../attribution/llm/methods.js';
+import { llmMethodNames, type LlmOptions } from '../attribution/llm/catalog.js';
 import { getMethod } from '../attribution/registry.js';
 import pLimit from 'p-limit';
 import { UserError } from '../errors.js';
 import { traceHash } from '../trace/hash.js';
 import type { Trace } from '../trace/model.js';
 import { subsetOf } from '../trace/subset.js';
+import { CROSS_VALIDATED_OFFLINE } from './constants.js';
 import { crossValidateOffline } from './cross-validate.js';
 import { agentCorrect, stepCorrect } from './metrics.js';
 import { recordKey, type EvalRecord, type ResultStore } from './store.js';
 import { loadOfflineModel } from '../attribution/offline/attributor.js';
 
-/** The pseudo-method that cross-validates the offline model on the evaluated traces. */
-export const CROSS_VALIDATED_OFFLINE = 'offline-cv';
+export { CROSS_VALIDATED_OFFLINE } from './constants.js';
 
 /** Progress after each trace. */
 export interface EvalProgress {

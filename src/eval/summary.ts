@@ -3,7 +3,7 @@
  * and subset; the baselines on the same traces; usage and time; the predicted-minus-true histogram.
  */
 import { firstAgentStep, mostFrequentAgent, randomCandidates } from '../attribution/baselines.js';
-import { isTrainable } from '../attribution/offline/train.js';
+import { isTrainable } from '../attribution/offline/inputs.js';
 import { sameAgent } from '../trace/agents.js';
 import type { Trace } from '../trace/model.js';
 import { subsetOf } from '../trace/subset.js';

@@ -17,7 +17,8 @@ import { faultlineHome } from '../config.js';
 import { ProviderError } from '../errors.js';
 import { parseModelSpec, type ModelSpec } from './model-spec.js';
 import { contextTokensOf, costOf, priceOf, type Price } from './prices.js';
-import { createLanguageModel, providerNames, supportsStructuredOutput } from './providers.js';
+import { providerNames, supportsStructuredOutput } from './provider-catalog.js';
+import { createLanguageModel } from './providers.js';
 import { cacheKey, ResponseCache } from './response-cache.js';
 
 /** One request: prompts and, optionally, the JSON shape the reply should take. */

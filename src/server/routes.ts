@@ -6,7 +6,7 @@ import { Hono } from 'hono';
 import { performance } from 'node:perf_hooks';
 import { z } from 'zod';
 import { getMethod, listMethods } from '../attribution/registry.js';
-import { providerNames } from '../llm/providers.js';
+import { providerNames } from '../llm/provider-catalog.js';
 import type { Repository } from '../store/repository.js';
 import { importTraceText } from '../trace/load.js';
 import { listFormats } from '../trace/registry.js';

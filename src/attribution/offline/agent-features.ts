@@ -25,6 +25,9 @@ export const AGENT_FEATURE_NAMES = [
   'first_position',
   'spoke_last',
   'second_actor',
+  'unsupported_claims',
+  'code_failed',
+  'claimed_after_failure',
 ] as const;
 
 const column = (name: FeatureName) => {
@@ -52,6 +55,9 @@ export function computeAgentFeatures(
     hedging: column('hedging'),
     last: column('last_substantive_step'),
     second: column('actor_rank_1'),
+    unsupported: column('unsupported_claim'),
+    codeFailed: column('code_then_failure'),
+    afterFailure: column('claim_after_failure'),
   };
   const stepsOf = new Map<string, number[]>();
   trace.steps.forEach((step, index) => {
@@ -88,6 +94,9 @@ export function computeAgentFeatures(
       indices[0]! / count,
       max(columns.last),
       max(columns.second),
+      max(columns.unsupported),
+      max(columns.codeFailed),
+      max(columns.afterFailure),
     ]);
   }
   return { agents, rows };

@@ -12,10 +12,10 @@ import {
   type Candidate,
 } from '../method.js';
 import { computeAgentFeatures } from './agent-features.js';
-import { scoreRows, softmax } from './conditional-logit.js';
+import { scoreRows, softmax } from './scoring.js';
 import { explainStep } from './evidence.js';
 import { readModelFile, type OfflineModel } from './model.js';
-import { stepInputs, stepProbabilitiesOf } from './train.js';
+import { stepInputs, stepProbabilitiesOf } from './inputs.js';
 
 /** Where the shipped model lives: `models/` at the package root, from src/ and dist/ alike. */
 export const DEFAULT_MODEL_PATH = fileURLToPath(
@@ -60,9 +60,19 @@ export function attributeWithModel(
   options: AttributeOptions = {},
 ): Attribution {
   const { rows, stepProbabilities, agents } = predictOffline(trace, model, options);
+  // The decisive step maximises p(step) · p(agent of the step)^w: both scorers have a say, and the
+  // named step and agent agree more often (w is stored with the model; docs/MODEL.md).
+  const weight = model.decoding.agentWeight;
+  const agentProbability = new Map(agents.map((entry) => [entry.agent, entry.probability]));
+  const combined = stepProbabilities.map((score, step) =>
+    score > 0
+      ? Math.log(score) +
+        weight * Math.log((agentProbability.get(trace.steps[step]!.agent) ?? 0) + 1e-9)
+      : -Infinity,
+  );
   const ranked = stepProbabilities
-    .map((score, step) => ({ step, score }))
-    .sort((left, right) => right.score - left.score || left.step - right.step);
+    .map((score, step) => ({ step, score, key: combined[step]! }))
+    .sort((left, right) => right.key - left.key || left.step - right.step);
   const best = ranked[0]!;
   const responsible = agents[0] ?? { agent: trace.steps[best.step]!.agent, probability: 0 };
   const stepAgent = trace.steps[best.step]!.agent;

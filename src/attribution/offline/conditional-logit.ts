@@ -5,6 +5,7 @@
  * converges in a few iterations and the fit is deterministic.
  */
 import { Matrix, solve } from 'ml-matrix';
+import type { LinearScorer } from './scoring.js';
 
 /** One labelled list: a feature row per item, which items may be chosen, and the right one. */
 export interface LabelledList {
@@ -13,41 +14,12 @@ export interface LabelledList {
   label: number;
 }
 
-/** A fitted scorer: standardisation and weights, as stored in the model file. */
-export interface LinearScorer {
-  mean: number[];
-  scale: number[];
-  weights: number[];
-}
-
 /** Fit settings. */
 export interface FitSettings {
   /** L2 penalty on standardised weights, against the mean log-likelihood per list. */
   l2: number;
   /** Most Newton iterations; fitting stops once the objective stops improving. */
   iterations: number;
-}
-
-/** Raw linear score of each row (before softmax). */
-export function scoreRows(scorer: LinearScorer, rows: readonly number[][]): number[] {
-  return rows.map((row) => {
-    let score = 0;
-    for (let column = 0; column < row.length; column += 1) {
-      score +=
-        scorer.weights[column]! * ((row[column]! - scorer.mean[column]!) / scorer.scale[column]!);
-    }
-    return score;
-  });
-}
-
-/** Softmax over the masked-in entries; masked-out entries get probability 0. */
-export function softmax(scores: readonly number[], mask: readonly boolean[]): number[] {
-  let max = -Infinity;
-  for (let index = 0; index < scores.length; index += 1)
-    if (mask[index] && scores[index]! > max) max = scores[index]!;
-  const exps = scores.map((score, index) => (mask[index] ? Math.exp(score - max) : 0));
-  const total = exps.reduce((sum, value) => sum + value, 0);
-  return exps.map((value) => (total > 0 ? value / total : 0));
 }
 
 /** Column means and scales over every allowed item (scale 1 for constant columns). */

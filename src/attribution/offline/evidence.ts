@@ -4,7 +4,7 @@
  */
 import type { Trace } from '../../trace/model.js';
 import { FEATURE_NAMES, type FeatureName } from './features.js';
-import type { LinearScorer } from './conditional-logit.js';
+import type { LinearScorer } from './scoring.js';
 import {
   ERROR_OUTPUT,
   HEDGING,

@@ -15,6 +15,7 @@ import {
   INABILITY,
   PLANNING,
   TERMINATION,
+  UNSUPPORTED_CLAIM,
   WEB_ACTION,
   coverage,
   hasCode,
@@ -118,6 +119,9 @@ const BASE_FEATURES = [
   'agent_turn_1',
   'agent_turn_2',
   'last_substantive_step',
+  'code_then_failure',
+  'claim_after_failure',
+  'unsupported_claim',
 ] as const;
 
 /** A base signal's name. */
@@ -146,12 +150,13 @@ interface StepFacts {
   reviewLoop: boolean;
   /** Phrase signals; only read in actor steps, where they describe what the agent did. */
   phrases: Record<
-    'hedging' | 'inability' | 'conclusion' | 'agreement' | 'planning' | 'webAction',
+    'hedging' | 'inability' | 'conclusion' | 'agreement' | 'planning' | 'webAction' | 'unsupported',
     boolean
   >;
 }
 
 const NO_PHRASES: StepFacts['phrases'] = {
+  unsupported: false,
   hedging: false,
   inability: false,
   conclusion: false,
@@ -203,6 +208,7 @@ function factsOf(step: Step): StepFacts {
           agreement: AGREEMENT.test(lower),
           planning: PLANNING.test(lower),
           webAction: WEB_ACTION.test(lower),
+          unsupported: UNSUPPORTED_CLAIM.test(lower),
         }
       : NO_PHRASES,
   };
@@ -409,6 +415,17 @@ export function computeFeatures(trace: Trace): number[][] {
       agent_turn_1: turn === 1 ? 1 : 0,
       agent_turn_2: turn === 2 ? 1 : 0,
       last_substantive_step: index === lastSubstantive ? 1 : 0,
+      code_then_failure: code && (next?.isErrorOutput || next?.isEmptyOutput) ? 1 : 0,
+      claim_after_failure:
+        fact.isActor && firstError !== -1 && index > firstError && fact.numbers.size > 0 && !code
+          ? 1
+          : 0,
+      unsupported_claim:
+        fact.phrases.unsupported &&
+        !facts[index - 1]?.isErrorOutput &&
+        (facts[index - 1]?.isActor ?? true)
+          ? 1
+          : 0,
     };
     rows.push(FEATURE_NAMES.map((feature) => values[feature]));
 

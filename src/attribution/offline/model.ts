@@ -6,11 +6,11 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { ModelFileError } from '../../errors.js';
 import { AGENT_FEATURE_NAMES } from './agent-features.js';
-import type { LinearScorer } from './conditional-logit.js';
+import type { LinearScorer } from './scoring.js';
 import { FEATURE_NAMES } from './features.js';
 
 /** Bumped whenever the file layout or the meaning of a feature changes. */
-export const MODEL_FORMAT_VERSION = 2;
+export const MODEL_FORMAT_VERSION = 3;
 
 const scorerSchema = z.object({
   features: z.array(z.string()),
@@ -23,6 +23,8 @@ const modelSchema = z.object({
   formatVersion: z.literal(MODEL_FORMAT_VERSION),
   step: scorerSchema,
   agent: scorerSchema,
+  /** How the two scorers are combined when choosing the step. */
+  decoding: z.object({ agentWeight: z.number().nonnegative() }),
   training: z.object({
     traces: z.number(),
     stepL2: z.number(),

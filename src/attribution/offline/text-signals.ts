@@ -34,6 +34,9 @@ export const PLANNING =
 /** Corrections of earlier content. */
 export const CORRECTION =
   /\b(mistake|incorrect|wrong|error in|re-?evaluate|let me correct|apologi[sz]e|actually,|instead)\b/;
+/** Reports of work done that the log does not show being done: retrieving, watching, checking. */
+export const UNSUPPORTED_CLAIM =
+  /\b(i (have|'ve) (successfully )?(retrieved|found|located|verified|reviewed|accessed|watched|checked|visited|confirmed)|manually|after (reviewing|visiting|checking|watching)|based on (my|the) (knowledge|research|review|observations?)|i will (watch|review|visit|check) .{0,40}and (document|provide|report))\b/;
 /** Navigation actions of web agents. */
 export const WEB_ACTION =
   /\b(clicked|typed|scrolled|visited|navigat(ed|ing)|web_search|search(ed)? for|page (title|shows))\b/;

@@ -7,58 +7,13 @@ import { sameAgent } from '../../trace/agents.js';
 import { traceHash } from '../../trace/hash.js';
 import type { Trace } from '../../trace/model.js';
 import { AGENT_FEATURE_NAMES, computeAgentFeatures } from './agent-features.js';
-import {
-  fitConditionalLogit,
-  scoreRows,
-  softmax,
-  type LabelledList,
-  type LinearScorer,
-} from './conditional-logit.js';
-import { FEATURE_NAMES, candidateMask, computeFeatures } from './features.js';
+import { fitConditionalLogit, type LabelledList } from './conditional-logit.js';
+import { isTrainable, stepInputs, stepProbabilitiesOf } from './inputs.js';
+import { FEATURE_NAMES } from './features.js';
 import { MODEL_FORMAT_VERSION, type OfflineModel } from './model.js';
+import { DEFAULT_TRAIN_SETTINGS, type TrainSettings } from './settings.js';
 
-/** Training settings; the defaults are what the shipped model uses. */
-export interface TrainSettings {
-  stepL2: number;
-  agentL2: number;
-  /** Most Newton iterations per fit. */
-  iterations: number;
-}
-
-export const DEFAULT_TRAIN_SETTINGS: TrainSettings = { stepL2: 0.2, agentL2: 0.1, iterations: 50 };
-
-/** True when a trace has a step label inside the trace and an agent label. */
-export function isTrainable(trace: Trace): boolean {
-  const step = trace.labels?.step;
-  return (
-    step !== undefined &&
-    Number.isInteger(step) &&
-    step >= 0 &&
-    step < trace.steps.length &&
-    Boolean(trace.labels?.agent)
-  );
-}
-
-/** A trace's step rows and candidate mask; `useGroundTruth: false` hides the expected answer. */
-export function stepInputs(
-  trace: Trace,
-  useGroundTruth = true,
-): { rows: number[][]; mask: boolean[] } {
-  const view =
-    useGroundTruth || trace.groundTruth === undefined
-      ? trace
-      : { ...trace, groundTruth: undefined };
-  return { rows: computeFeatures(view as Trace), mask: candidateMask(trace) };
-}
-
-/** Step probabilities under a step scorer. */
-export function stepProbabilitiesOf(
-  scorer: LinearScorer,
-  rows: number[][],
-  mask: boolean[],
-): number[] {
-  return softmax(scoreRows(scorer, rows), mask);
-}
+export { DEFAULT_TRAIN_SETTINGS, type TrainSettings } from './settings.js';
 
 /** Trains both scorers on the trainable traces among `traces`. */
 export function trainOfflineModel(
@@ -99,6 +54,7 @@ export function trainOfflineModel(
     formatVersion: MODEL_FORMAT_VERSION,
     step: { features: [...FEATURE_NAMES], ...step },
     agent: { features: [...AGENT_FEATURE_NAMES], ...agent },
+    decoding: { agentWeight: settings.agentWeight },
     training: {
       traces: usable.length,
       stepL2: settings.stepL2,

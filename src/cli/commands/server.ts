@@ -17,7 +17,6 @@ import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { faultlineHome } from '../../config.js';
 import { UserError } from '../../errors.js';
-import { startServer } from '../../server/serve.js';
 import { isAlive, liveState, logFile } from '../../server/state.js';
 
 interface LaunchFlags {
@@ -117,6 +116,8 @@ export function registerServer(program: Command, exit: (code: number) => void): 
       }
       // A daemon's stdout is the log file already: it logs there once, not twice.
       const daemonChild = process.env.FAULTLINE_DAEMON_CHILD === '1';
+      // Loaded here: the web stack is not needed by any other command.
+      const { startServer } = await import('../../server/serve.js');
       const { state, stop } = await startServer({
         home,
         host: flags.host,

@@ -4,7 +4,7 @@
  * and `events` (`received_message`) when no model calls were logged. Read with sql.js (SQLite in
  * WebAssembly), so no native build is needed.
  */
-import initSqlJs, { type Database, type SqlValue } from 'sql.js';
+import type { Database, SqlValue } from 'sql.js';
 import { TraceFormatError } from '../../errors.js';
 import { buildTrace, type DraftStep } from '../build-trace.js';
 import { isObject, textOf, type TraceFormat } from '../format.js';
@@ -123,6 +123,8 @@ export const ag2SqliteFormat: TraceFormat = {
   async parse(input, context) {
     if (input.kind !== 'sqlite')
       throw new TraceFormatError(context.file, 'expected a SQLite database', { format: NAME });
+    // Loaded on demand: the WebAssembly SQLite is only needed for these files.
+    const { default: initSqlJs } = await import('sql.js');
     const SQL = await initSqlJs();
     let database: Database;
     try {

@@ -1,0 +1,134 @@
+/**
+ * The work of `faultline eval`: read traces, run methods with resumption and progress, report.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { extname, join } from 'node:path';
+import { DEFAULT_MODEL_PATH } from '../../attribution/offline/attributor.js';
+import { getMethod } from '../../attribution/registry.js';
+import { databasePath, faultlineHome } from '../../config.js';
+import { openDatabase } from '../../store/database.js';
+import { Repository } from '../../store/repository.js';
+import { UserError } from '../../errors.js';
+import { renderHtmlReport } from '../../eval/report-html.js';
+import { accuracyTable, renderMarkdownReport, reportNotes } from '../../eval/report-markdown.js';
+import { CROSS_VALIDATED_OFFLINE, runEvaluation, type EvalProgress } from '../../eval/run-eval.js';
+import { ResultStore } from '../../eval/store.js';
+import { summariseEvaluation, methodLabel } from '../../eval/summary.js';
+import type { Trace } from '../../trace/model.js';
+import { forEachTrace, finishBatch } from '../batch.js';
+import { llmOptionsOf, type LlmFlags } from '../llm-options.js';
+
+export interface EvalFlags extends LlmFlags {
+  concurrency: string;
+  method: string;
+  modelFile?: string;
+  groundTruth: boolean;
+  both?: boolean;
+  out?: string[];
+  store?: string;
+  fresh?: boolean;
+  includeTrain?: boolean;
+  format?: string;
+}
+
+const REPORT_KINDS = new Set(['.html', '.md', '.json']);
+
+function progressPrinter(): (progress: EvalProgress) => void {
+  const interactive = Boolean(process.stderr.isTTY);
+  let lastLine = '';
+  return (progress) => {
+    const line = `${methodLabel(progress.method, progress.useGroundTruth)}: ${progress.done}/${progress.total} traces, agent ${(progress.agentAccuracy * 100).toFixed(1)}%, step ${(progress.stepAccuracy * 100).toFixed(1)}% so far, cost $${progress.costUsd.toFixed(4)}${progress.resumed > 0 ? `, ${progress.resumed} from earlier runs` : ''}`;
+    const finished = progress.done === progress.total;
+    if (interactive) {
+      process.stderr.write(`\r${line.padEnd(lastLine.length)}${finished ? '\n' : ''}`);
+      lastLine = line;
+    } else if (finished || progress.done % Math.max(1, Math.ceil(progress.total / 10)) === 0) {
+      process.stderr.write(`${line}\n`);
+    }
+  };
+}
+
+/** The `eval` command's work, loaded only when the command runs. */
+export async function runEvalCommand(
+  paths: string[],
+  flags: EvalFlags,
+  exit: (code: number) => void,
+): Promise<void> {
+  const methods = flags.method
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
+  const llm = llmOptionsOf(flags);
+  const concurrency = Number(flags.concurrency);
+  if (!Number.isInteger(concurrency) || concurrency < 1)
+    throw new UserError(`--concurrency must be a whole number ≥ 1, got "${flags.concurrency}"`);
+  // Unknown methods, a missing --model or a missing key fail here, before any trace is read.
+  for (const method of methods) if (method !== CROSS_VALIDATED_OFFLINE) getMethod(method, { llm });
+  for (const file of flags.out ?? []) {
+    if (!REPORT_KINDS.has(extname(file).toLowerCase()))
+      throw new UserError(`${file}: reports are .html, .md or .json`);
+  }
+  const modelPath = flags.modelFile ?? DEFAULT_MODEL_PATH;
+  const modelHash = createHash('sha256').update(readFileSync(modelPath)).digest('hex').slice(0, 12);
+  const storeFile = flags.store ?? join(faultlineHome(), 'eval', `results-${modelHash}.jsonl`);
+  const store = new ResultStore(storeFile, { fresh: Boolean(flags.fresh) });
+
+  const traces: Trace[] = [];
+  const outcome = await forEachTrace(
+    paths,
+    flags.format ? { format: flags.format } : {},
+    (trace) => {
+      traces.push(trace);
+    },
+  );
+  const { records, info } = await runEvaluation(traces, store, {
+    methods,
+    groundTruthSettings: flags.both ? [true, false] : [flags.groundTruth],
+    modelPath,
+    includeTrain: Boolean(flags.includeTrain),
+    llm,
+    concurrency,
+    onProgress: progressPrinter(),
+  });
+  const summary = summariseEvaluation(records, traces, info);
+  process.stdout.write(
+    `${reportNotes(summary)
+      .map((note) => `- ${note}`)
+      .join('\n')}\n\n${accuracyTable(summary.rows)}\n`,
+  );
+  process.stderr.write(`results stored in ${store.file}\n`);
+  try {
+    // Kept in the database too, so `faultline launch` can show it.
+    const db = openDatabase(databasePath());
+    new Repository(db).saveEvaluation(
+      `${methods.join(', ')} on ${paths.join(', ')}`,
+      methods,
+      traces.length,
+      summary,
+    );
+    db.close();
+  } catch (error) {
+    process.stderr.write(
+      `faultline: warning: the evaluation was not saved for the web page (${error instanceof Error ? error.message : String(error)})\n`,
+    );
+  }
+  for (const file of flags.out ?? []) {
+    const kind = extname(file).toLowerCase();
+    const text =
+      kind === '.html'
+        ? renderHtmlReport(summary, traces)
+        : kind === '.md'
+          ? renderMarkdownReport(summary)
+          : `${JSON.stringify(summary, null, 2)}\n`;
+    await writeFile(file, text).catch((error: unknown) => {
+      throw new UserError(
+        `${file}: cannot write the report (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+        { cause: error },
+      );
+    });
+    process.stderr.write(`wrote ${file}\n`);
+  }
+  exit(finishBatch(outcome));
+}

@@ -1,0 +1,79 @@
+/**
+ * The work of `faultline train`: fit, write the model file, and with --cv print the model card table.
+ */
+import { isTrainable } from '../../attribution/offline/inputs.js';
+import { writeFile } from 'node:fs/promises';
+import { relative } from 'node:path';
+import { DEFAULT_TRAIN_SETTINGS, trainOfflineModel } from '../../attribution/offline/train.js';
+import { UserError } from '../../errors.js';
+import { crossValidationReport, reportMarkdown } from '../../eval/cross-validation-report.js';
+import type { Trace } from '../../trace/model.js';
+import { forEachTrace, finishBatch } from '../batch.js';
+
+export interface TrainFlags {
+  data: string[];
+  out: string;
+  cv?: boolean;
+  folds: string;
+  seeds: string;
+  stepL2: string;
+  agentL2: string;
+  agentWeight: string;
+}
+
+function positiveNumber(value: string, flag: string): number {
+  const number = Number(value);
+  if (!Number.isFinite(number) || number < 0)
+    throw new UserError(`${flag} must be a non-negative number, got "${value}"`);
+  return number;
+}
+
+/** The `train` command's work, loaded only when the command runs. */
+export async function runTrainCommand(
+  flags: TrainFlags,
+  exit: (code: number) => void,
+): Promise<void> {
+  const traces: Trace[] = [];
+  const outcome = await forEachTrace(flags.data, {}, (trace) => {
+    traces.push(trace);
+  });
+  const usable = traces.filter(isTrainable);
+  if (usable.length < 2)
+    throw new UserError(
+      `need at least 2 traces with agent and step labels; found ${usable.length} in ${flags.data.join(', ')}`,
+    );
+  const settings = {
+    ...DEFAULT_TRAIN_SETTINGS,
+    stepL2: positiveNumber(flags.stepL2, '--step-l2'),
+    agentL2: positiveNumber(flags.agentL2, '--agent-l2'),
+    agentWeight: positiveNumber(flags.agentWeight, '--agent-weight'),
+  };
+  const data = flags.data.map((path) => relative(process.cwd(), path) || '.');
+  const model = trainOfflineModel(usable, settings, data);
+  await writeFile(flags.out, `${JSON.stringify(model, null, 1)}\n`).catch((error: unknown) => {
+    throw new UserError(
+      `${flags.out}: cannot write the model (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+      { cause: error },
+    );
+  });
+  process.stderr.write(
+    `trained on ${usable.length} labelled traces (${traces.length - usable.length} without usable labels skipped); wrote ${flags.out}\n`,
+  );
+  if (flags.cv) {
+    const folds = Math.round(positiveNumber(flags.folds, '--folds'));
+    if (folds < 2) throw new UserError('--folds must be at least 2');
+    const seeds = flags.seeds
+      .split(',')
+      .map((seed) => Math.round(positiveNumber(seed.trim(), '--seeds')));
+    const rows = crossValidationReport(usable, {
+      folds,
+      seeds,
+      settings,
+      onFold: (done, total) =>
+        process.stderr.isTTY && process.stderr.write(`\rcross-validating: fold ${done}/${total}`),
+    });
+    if (process.stderr.isTTY) process.stderr.write('\n');
+    process.stdout.write(`${reportMarkdown(rows)}\n`);
+  }
+  exit(finishBatch(outcome));
+}
