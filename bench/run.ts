@@ -105,7 +105,10 @@ if (existsSync(cli)) {
     const home = join(OUT, `eval-home-${round}`);
     rmSync(home, { recursive: true, force: true });
     const started = performance.now();
-    execFileSync(process.execPath, [cli, 'eval', DATA, '--method', 'offline', '--include-train'], { stdio: 'ignore', env: { ...process.env, FAULTLINE_HOME: home } });
+    execFileSync(process.execPath, [cli, 'eval', DATA, '--method', 'offline', '--include-train'], {
+      stdio: 'ignore',
+      env: { ...process.env, FAULTLINE_HOME: home },
+    });
     evalTimes.push((performance.now() - started) / 1000);
     rmSync(home, { recursive: true, force: true });
   }
@@ -126,7 +129,10 @@ if (!browserUnavailable() && existsSync(DEFAULT_WEB_ROOT)) {
       const started = performance.now();
       await page.goto(server.state.url);
       await page.setInputFiles('#file', longest.source!);
-      await page.locator('article.step').nth(longest.steps.length - 1).waitFor();
+      await page
+        .locator('article.step')
+        .nth(longest.steps.length - 1)
+        .waitFor();
       pageTimes.push((performance.now() - started) / 1000);
       await page.close();
     }
@@ -137,7 +143,9 @@ if (!browserUnavailable() && existsSync(DEFAULT_WEB_ROOT)) {
   }
   record(`page: open, upload and render a ${longest.steps.length}-step trace`, pageTimes, 's', 1);
 } else {
-  process.stderr.write('skipping the page benchmark: needs /usr/bin/chromium and `npm run build`\n');
+  process.stderr.write(
+    'skipping the page benchmark: needs /usr/bin/chromium and `npm run build`\n',
+  );
 }
 
 const large = join(OUT, 'large-100k.json');
