@@ -49,7 +49,7 @@ describe('faultline command', () => {
   it('attributes with one JSON object per trace per line', async () => {
     const result = await faultline(
       'attribute',
-      'examples/who-and-when-ag-1.json',
+      'examples/who-and-when-ag-58.json',
       'examples/who-and-when-hc-6.json',
       '--json',
     );
@@ -59,7 +59,7 @@ describe('faultline command', () => {
       .split('\n')
       .map((line) => JSON.parse(line) as Record<string, unknown>);
     assert.equal(lines.length, 2);
-    assert.equal(lines[0]!.trace, 'examples/who-and-when-ag-1.json');
+    assert.equal(lines[0]!.trace, 'examples/who-and-when-ag-58.json');
     for (const line of lines) {
       assert.equal(typeof line.agent, 'string');
       assert.ok(Number.isInteger(line.step));
@@ -108,7 +108,7 @@ describe('faultline command', () => {
   it('names the valid choices for an unknown method', async () => {
     const result = await faultline(
       'attribute',
-      'examples/who-and-when-ag-1.json',
+      'examples/who-and-when-ag-58.json',
       '--method',
       'oracle',
     );
@@ -218,7 +218,7 @@ describe('faultline with a model provider', () => {
           'tsx',
           CLI,
           'attribute',
-          'examples/who-and-when-ag-1.json',
+          'examples/who-and-when-ag-58.json',
           '--method',
           'all-at-once',
           '--model',
@@ -260,7 +260,7 @@ describe('faultline with a model provider', () => {
           'tsx',
           CLI,
           'attribute',
-          'examples/who-and-when-ag-1.json',
+          'examples/who-and-when-ag-58.json',
           '--method',
           'hybrid',
           '--model',

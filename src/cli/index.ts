@@ -30,7 +30,7 @@ const program = new Command('faultline')
   .hook('preAction', (command) => setDebug(Boolean(command.optsWithGlobals().debug)))
   .addHelpText(
     'after',
-    '\nExamples:\n  faultline attribute examples/who-and-when-ag-1.json\n  faultline inspect examples/who-and-when-hc-6.json\n  faultline attribute ../shared/datasets/who-and-when --json',
+    '\nExamples:\n  faultline attribute examples/who-and-when-ag-58.json\n  faultline inspect examples/who-and-when-hc-6.json\n  faultline attribute ../shared/datasets/who-and-when --json',
   );
 
 registerAttribute(program, setExit);

@@ -19,7 +19,7 @@ describe('evaluation runs', () => {
   before(async () => {
     folder = await mkdtemp(join(tmpdir(), 'faultline-eval-'));
     traces = [
-      await loadTrace(join(ROOT, 'examples/who-and-when-ag-1.json')),
+      await loadTrace(join(ROOT, 'examples/who-and-when-ag-58.json')),
       await loadTrace(join(ROOT, 'examples/who-and-when-hc-6.json')),
     ];
     traces.push(

@@ -46,7 +46,6 @@ const PHRASES: Partial<Record<FeatureName, { text: string; quote?: RegExp; quote
     planning: { text: 'it lays out a plan', quote: /plan/i },
     own_error_output: { text: 'it reports an error', quote: ERROR_OUTPUT },
     recorded_error: { text: 'the log records an error here' },
-    mentions_answer: { text: 'it mentions the expected answer' },
     errors_after_share: { text: 'failures follow it' },
     next_review_no_progress: { text: 'the next progress review finds no progress' },
     next_review_loop: { text: 'the next progress review finds the run in a loop' },

@@ -12,7 +12,7 @@ export function registerInspect(program: Command, exit: (code: number) => void):
     .option('--format <name>', 'read as this format instead of detecting it')
     .addHelpText(
       'after',
-      '\nExamples:\n  faultline inspect examples/who-and-when-ag-1.json\n  faultline inspect run.jsonl --format magentic-one --json | jq .agents',
+      '\nExamples:\n  faultline inspect examples/who-and-when-ag-58.json\n  faultline inspect run.jsonl --format magentic-one --json | jq .agents',
     )
     .action(async (paths: string[], options: { json?: boolean; format?: string }) => {
       let first = true;

@@ -142,6 +142,7 @@ export function registerServer(program: Command, exit: (code: number) => void): 
   program
     .command('status')
     .description('say whether the server is running, where, and for how long')
+    .addHelpText('after', '\nExit code 0 when running, 3 when not.\n\nExample:\n  faultline status')
     .action(() => {
       const { state, staleRemoved } = liveState(faultlineHome());
       if (!state) {
@@ -162,6 +163,7 @@ export function registerServer(program: Command, exit: (code: number) => void): 
     .description('print the server log')
     .option('-f, --follow', 'keep printing new lines until Ctrl-C')
     .option('-n, --lines <n>', 'how many last lines to print first', '50')
+    .addHelpText('after', '\nExamples:\n  faultline logs\n  faultline logs -f -n 10')
     .action(async (flags: { follow?: boolean; lines: string }) => {
       const file = logFile(faultlineHome());
       if (!existsSync(file)) {
@@ -214,6 +216,7 @@ export function registerServer(program: Command, exit: (code: number) => void): 
   program
     .command('stop')
     .description('stop the background server')
+    .addHelpText('after', '\nExample:\n  faultline stop')
     .action(async () => {
       const home = faultlineHome();
       const { state, staleRemoved } = liveState(home);
