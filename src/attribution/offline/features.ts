@@ -281,7 +281,12 @@ export function computeFeatures(trace: Trace): number[][] {
       (word) => !questionWords.has(word),
     ),
   );
-  const seenWords = new Set(questionWords);
+  // Where each word of the final claim first appears (final words exclude the task's words).
+  const introducedAt = new Map<number, number>();
+  for (const word of finalWords) {
+    const first = facts.findIndex((fact) => fact.words.has(word));
+    if (first !== -1) introducedAt.set(first, (introducedAt.get(first) ?? 0) + 1);
+  }
   // The last step that does real work: not a bare TERMINATE, not a termination notice.
   let lastSubstantive = -1;
   for (let index = count - 1; index >= 0; index -= 1) {
@@ -325,10 +330,7 @@ export function computeFeatures(trace: Trace): number[][] {
         if (finalNumbers.has(number)) introducesFinal += 1;
       }
     }
-    let introducesWords = 0;
-    for (const word of fact.words) {
-      if (!seenWords.has(word) && finalWords.has(word)) introducesWords += 1;
-    }
+    const introducesWords = introducedAt.get(index) ?? 0;
     const previousSpeakers = [steps[index - 1]?.speaker ?? '', steps[index - 2]?.speaker ?? ''];
     const directedHere = previousSpeakers.some(
       (speaker) =>
@@ -430,7 +432,6 @@ export function computeFeatures(trace: Trace): number[][] {
     rows.push(FEATURE_NAMES.map((feature) => values[feature]));
 
     for (const number of fact.numbers) seenNumbers.add(number);
-    for (const word of fact.words) seenWords.add(word);
     lastStepOfAgent.set(step.agent, index);
     turnsOfAgent.set(step.agent, turn + 1);
     if (fact.isActor) actorRank += 1;
