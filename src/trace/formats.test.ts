@@ -10,7 +10,8 @@ import { describe, it } from 'node:test';
 import { FIXTURES, ROOT } from '../../test/paths.js';
 import { TraceFormatError } from '../errors.js';
 import { importTraceText, loadTraces } from './load.js';
-import { listFormats } from './registry.js';
+import { readRawInput } from './read-input.js';
+import { detectFormat, listFormats } from './registry.js';
 
 const formatsFolder = join(FIXTURES, 'formats');
 const negativeFolder = join(FIXTURES, 'negative');
@@ -21,6 +22,7 @@ const fixtures = readdirSync(formatsFolder)
 /** What a fixture must import to: every format has at least one fixture. */
 const EXPECTED_FORMAT: Record<string, string> = {
   'ag2-autogen02-groupchat.json': 'autogen',
+  'canonical-trace.json': 'canonical',
   'ag2-runtime-logging.db': 'ag2-sqlite',
   'autogen-core-events.jsonl': 'autogen',
   'autogen04-agentchat-taskresult.json': 'autogen',
@@ -54,7 +56,11 @@ describe('golden corpus', () => {
     it(`reads ${name}`, async () => {
       const file = relative(ROOT, join(formatsFolder, name));
       const traces = await loadTraces(file);
-      assert.equal(traces[0]!.format, EXPECTED_FORMAT[name], 'detected format');
+      assert.equal(
+        detectFormat(await readRawInput(file))?.name,
+        EXPECTED_FORMAT[name],
+        'detected format',
+      );
       const golden = join(formatsFolder, `${name}.golden.json`);
       const actual = JSON.parse(JSON.stringify(traces));
       if (process.env.UPDATE_GOLDEN === '1' || !existsSync(golden))
@@ -73,7 +79,7 @@ const NEGATIVE: Record<string, RegExp> = {
   'empty-history.json': /history is empty/,
   'jsonl-truncated.jsonl': /line 2: the JSON ends too early/,
   'list-of-numbers.json':
-    /unrecognised trace format \(a list of 3 items\); faultline reads: who-and-when, .*messages/,
+    /unrecognised trace format \(a list of 3 items\); faultline reads: canonical, who-and-when, .*messages/,
   'missing-speaker.json': /history\[0\]: the message names no speaker/,
   'not-json.json': /invalid JSON/,
   'otel-missing-span-id.json': /spans\[0\]\.spanId: missing spanId/,
@@ -103,7 +109,7 @@ describe('malformed traces', () => {
   it('lists the valid formats for an unknown --format', async () => {
     await assert.rejects(
       importTraceText('{}', 'x.json', { format: 'nope' }),
-      /unknown format "nope"; choose one of: who-and-when/,
+      /unknown format "nope"; choose one of: canonical, who-and-when/,
     );
   });
 });

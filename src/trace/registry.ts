@@ -6,6 +6,7 @@ import { UserError } from '../errors.js';
 import type { TraceFormat } from './format.js';
 import { ag2SqliteFormat } from './formats/ag2-sqlite.js';
 import { autogenFormat } from './formats/autogen.js';
+import { canonicalFormat } from './formats/canonical.js';
 import { crewAiFormat } from './formats/crewai.js';
 import { langfuseFormat } from './formats/langfuse.js';
 import { langGraphFormat } from './formats/langgraph.js';
@@ -20,6 +21,7 @@ import type { RawInput } from './read-input.js';
 
 const formats = new Map<string, TraceFormat>(
   [
+    canonicalFormat,
     whoAndWhenFormat,
     openAiAgentsFormat,
     openInferenceFormat,
