@@ -1,5 +1,6 @@
 /**
- * The library entry point: `attribute(trace, {method})` runs a registered method on a trace.
+ * The library entry point: `attribute(trace, {method, model})` runs a registered method on a trace,
+ * e.g. `attribute(trace)` (offline) or `attribute(trace, {method: 'hybrid', model: 'openai:gpt-4o'})`.
  */
 import type { Trace } from '../trace/model.js';
 import type { Attribution, AttributeOptions } from './method.js';
@@ -9,6 +10,10 @@ import { DEFAULT_METHOD, getMethod, type MethodOptions } from './registry.js';
 export interface AttributeCallOptions extends AttributeOptions, MethodOptions {
   /** Registry name of the method; `offline` by default. */
   method?: string;
+  /** `provider:model` for LLM methods (shorthand for `llm.model`). */
+  model?: string;
+  /** API endpoint for LLM methods (shorthand for `llm.baseUrl`). */
+  baseUrl?: string;
 }
 
 /** Names the failure-responsible agent and decisive step of a trace. */
@@ -16,6 +21,11 @@ export async function attribute(
   trace: Trace,
   options: AttributeCallOptions = {},
 ): Promise<Attribution> {
-  const method = getMethod(options.method ?? DEFAULT_METHOD, options);
+  const llm = {
+    ...options.llm,
+    ...(options.model ? { model: options.model } : {}),
+    ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
+  };
+  const method = getMethod(options.method ?? DEFAULT_METHOD, { ...options, llm });
   return method.attribute(trace, options);
 }

@@ -6,7 +6,13 @@
 import type { Trace } from '../trace/model.js';
 import { formatEstimate, reportNotes } from './report-markdown.js';
 import { agentCorrect, stepCorrect, type Estimate } from './metrics.js';
-import { methodLabel, predictionText, type EvalSummary, type SummaryRow } from './summary.js';
+import {
+  methodLabel,
+  predictionText,
+  spendText,
+  type EvalSummary,
+  type SummaryRow,
+} from './summary.js';
 
 /** Escapes text for HTML content and attribute values. */
 export function escapeHtml(text: string): string {
@@ -189,6 +195,7 @@ export function renderHtmlReport(summary: EvalSummary, traces: readonly Trace[])
       td(`${record.label.agent ?? '?'} @ ${record.label.step ?? '?'}`),
       td(agentRight ? 'yes' : 'no', agentRight ? 'right' : 'wrong'),
       td(stepRight ? 'yes' : 'no', stepRight ? 'right' : 'wrong'),
+      ...Object.values(spendText(record)).map((text) => td(text)),
     ];
   });
 
@@ -218,7 +225,7 @@ ${Object.entries(summary.stepErrors)
 <h2>Usage</h2>
 ${table(['method', 'traces', 'calls', 'input tokens', 'output tokens', 'est. cost (USD)', 'ms per trace'], usageRows)}
 <h2>Per-trace predictions</h2>
-${table(['trace', 'subset', 'method', 'predicted', 'label', 'agent', 'step'], traceRows)}
+${table(['trace', 'subset', 'method', 'predicted', 'label', 'agent', 'step', 'calls', 'tokens in / out', 'cost', 'ms'], traceRows)}
 <h2>Blamed steps</h2>
 ${details.join('\n')}
 </body></html>

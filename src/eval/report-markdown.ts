@@ -3,7 +3,13 @@
  * same numbers; the HTML report adds charts.
  */
 import { agentCorrect, stepCorrect, type Estimate } from './metrics.js';
-import { methodLabel, predictionText, type EvalSummary, type SummaryRow } from './summary.js';
+import {
+  methodLabel,
+  predictionText,
+  spendText,
+  type EvalSummary,
+  type SummaryRow,
+} from './summary.js';
 
 /** Text safe inside a Markdown table cell. */
 function cell(text: string): string {
@@ -121,12 +127,13 @@ export function renderMarkdownReport(summary: EvalSummary): string {
     '',
     '## Per-trace predictions',
     '',
-    '| trace | subset | method | predicted | label | agent | step |',
-    '|---|---|---|---|---|---|---|',
+    '| trace | subset | method | predicted | label | agent | step | calls | tokens in / out | cost | ms |',
+    '|---|---|---|---|---|---|---|---|---|---|---|',
     ...summary.records.map((record) => {
       const agentRight = agentCorrect(record.predicted.agent, record.label.agent);
       const stepRight = stepCorrect(record.predicted.step, record.label.step);
-      return `| ${cell(record.file)} | ${cell(record.subset)} | ${methodLabel(record.method, record.useGroundTruth)} | ${cell(predictionText(record))} | ${cell(record.label.agent ?? '?')} @ ${record.label.step ?? '?'} | ${agentRight ? 'yes' : 'no'} | ${stepRight ? 'yes' : 'no'} |`;
+      const spend = spendText(record);
+      return `| ${cell(record.file)} | ${cell(record.subset)} | ${methodLabel(record.method, record.useGroundTruth)} | ${cell(predictionText(record))} | ${cell(record.label.agent ?? '?')} @ ${record.label.step ?? '?'} | ${agentRight ? 'yes' : 'no'} | ${stepRight ? 'yes' : 'no'} | ${spend.calls} | ${spend.tokens} | ${spend.cost} | ${spend.milliseconds} |`;
     }),
     '',
   ];

@@ -51,6 +51,22 @@ export function predictionText(record: EvalRecord): string {
   return `${record.predicted.agent} @ ${record.predicted.step}`;
 }
 
+/** A record's spend as table text: calls, tokens, cost and time. */
+export function spendText(record: EvalRecord): {
+  calls: string;
+  tokens: string;
+  cost: string;
+  milliseconds: string;
+} {
+  const { usage } = record;
+  return {
+    calls: String(usage.calls),
+    tokens: `${usage.inputTokens} / ${usage.outputTokens}`,
+    cost: usage.costUsd === undefined ? '–' : `$${usage.costUsd.toFixed(4)}`,
+    milliseconds: record.milliseconds.toFixed(1),
+  };
+}
+
 /** A method's label in tables: `offline (with GT)`. */
 export function methodLabel(method: string, useGroundTruth?: boolean): string {
   return useGroundTruth === undefined

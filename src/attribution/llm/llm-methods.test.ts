@@ -341,3 +341,24 @@ describe('LLM methods over provider wire protocols', () => {
     );
   });
 });
+
+describe('attribute() with an LLM method', () => {
+  it('takes the model at the top level, as the original tool does', async () => {
+    const { attribute } = await import('../attribute.js');
+    const server = await startScriptedProvider('ollama', [
+      '{"agent": "Calculator", "step": 2, "reason": "x"}',
+    ]);
+    try {
+      const result = await attribute(trace, {
+        method: 'all-at-once',
+        model: 'ollama:llama3.1',
+        baseUrl: server.baseUrl,
+        llm: { cache: false },
+      });
+      assert.equal(result.step, 2);
+      assert.equal(result.model, 'ollama:llama3.1');
+    } finally {
+      await server.close();
+    }
+  });
+});
