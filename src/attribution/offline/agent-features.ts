@@ -4,7 +4,7 @@
  * responsible agent more accurately than taking the agent of the single most likely step.
  */
 import type { Trace } from '../../trace/model.js';
-import { FEATURE_NAMES, type FeatureName } from './features.js';
+import { FEATURE_NAMES, type FeatureName } from './feature-names.js';
 
 /** Agent feature names, in column order. */
 export const AGENT_FEATURE_NAMES = [

@@ -3,7 +3,7 @@
  * score, in words, with the line of the step (or the following tool output) that shows them.
  */
 import type { Trace } from '../../trace/model.js';
-import { FEATURE_NAMES, type FeatureName } from './features.js';
+import { FEATURE_NAMES, type FeatureName } from './feature-names.js';
 import type { LinearScorer } from './scoring.js';
 import {
   ERROR_OUTPUT,

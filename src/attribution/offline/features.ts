@@ -5,6 +5,7 @@
  * The model never sees ids, file names or the question text itself, only derived quantities.
  */
 import type { Step, Trace } from '../../trace/model.js';
+import { FEATURE_NAMES, type FeatureName } from './feature-names.js';
 import {
   AGREEMENT,
   CONCLUSION,
@@ -51,84 +52,6 @@ function kindsOf(name: string): Record<Kind, number> {
   }
   return kinds;
 }
-
-/** The per-step signals. */
-const BASE_FEATURES = [
-  'pos_rel',
-  'pos_rel_sq',
-  'pos_first',
-  'pos_second',
-  'pos_log',
-  'pos_log_long',
-  'pos_last',
-  'first_actor',
-  'actor_rank_log',
-  'agent_first_turn',
-  'agent_first_turn_long',
-  'agent_turn_log',
-  'role_tool',
-  'role_system',
-  'kind_orchestrator',
-  'kind_verifier',
-  'kind_web',
-  'kind_file',
-  'kind_coder',
-  'kind_assistant',
-  'speaker_directive',
-  'speaker_thought',
-  'length_log',
-  'has_code',
-  'has_url',
-  'has_tool_calls',
-  'numbers_log',
-  'hedging',
-  'inability',
-  'conclusion',
-  'agreement',
-  'termination_only',
-  'planning',
-  'correction',
-  'web_action',
-  'own_error_output',
-  'recorded_error',
-  'next_error',
-  'next_empty',
-  'next_correction',
-  'errors_after_share',
-  'prev_error',
-  'first_after_first_error',
-  'before_first_error',
-  'similar_to_own_previous',
-  'similar_to_any_previous',
-  'question_overlap',
-  'novel_numbers_log',
-  'introduces_final_numbers',
-  'claim_without_tool',
-  'mentions_answer',
-  'answer_seen_before',
-  'next_review_no_progress',
-  'next_review_loop',
-  'cause_of_first_stall',
-  'actor_rank_1',
-  'actor_rank_2',
-  'agent_step_share',
-  'agent_most_active',
-  'introduces_final_words',
-  'directed_here',
-  'short_content',
-  'agent_turn_1',
-  'agent_turn_2',
-  'last_substantive_step',
-  'code_then_failure',
-  'claim_after_failure',
-  'unsupported_claim',
-] as const;
-
-/** A base signal's name. */
-export type FeatureName = (typeof BASE_FEATURES)[number];
-
-/** The feature names, in the column order of every feature row. */
-export const FEATURE_NAMES: readonly FeatureName[] = BASE_FEATURES;
 
 /** A planner's progress review: Magentic-One's ledger and similar JSON self-assessments. */
 const NO_PROGRESS = /"is_progress_being_made"\s*:\s*\{[^}]*"answer"\s*:\s*false/i;

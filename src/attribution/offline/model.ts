@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { ModelFileError } from '../../errors.js';
 import { AGENT_FEATURE_NAMES } from './agent-features.js';
 import type { LinearScorer } from './scoring.js';
-import { FEATURE_NAMES } from './features.js';
+import { FEATURE_NAMES } from './feature-names.js';
 
 /** Bumped whenever the file layout or the meaning of a feature changes. */
 export const MODEL_FORMAT_VERSION = 3;

@@ -8,7 +8,8 @@ import { buildTrace } from '../../trace/build-trace.js';
 import { loadBatch, loadTrace } from '../../trace/load.js';
 import type { Trace } from '../../trace/model.js';
 import { attributeWithModel, DEFAULT_MODEL_PATH, loadOfflineModel } from './attributor.js';
-import { FEATURE_NAMES, computeFeatures } from './features.js';
+import { FEATURE_NAMES } from './feature-names.js';
+import { computeFeatures } from './features.js';
 import { validateModel } from './model.js';
 import { trainOfflineModel } from './train.js';
 

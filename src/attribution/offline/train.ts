@@ -9,7 +9,7 @@ import type { Trace } from '../../trace/model.js';
 import { AGENT_FEATURE_NAMES, computeAgentFeatures } from './agent-features.js';
 import { fitConditionalLogit, type LabelledList } from './conditional-logit.js';
 import { isTrainable, stepInputs, stepProbabilitiesOf } from './inputs.js';
-import { FEATURE_NAMES } from './features.js';
+import { FEATURE_NAMES } from './feature-names.js';
 import { MODEL_FORMAT_VERSION, type OfflineModel } from './model.js';
 import { DEFAULT_TRAIN_SETTINGS, type TrainSettings } from './settings.js';
 
