@@ -70,9 +70,14 @@ export function attributeWithModel(
         weight * Math.log((agentProbability.get(trace.steps[step]!.agent) ?? 0) + 1e-9)
       : -Infinity,
   );
-  const ranked = stepProbabilities
-    .map((score, step) => ({ step, score, key: combined[step]! }))
-    .sort((left, right) => right.key - left.key || left.step - right.step);
+  // Normalised, these joint scores are the confidences reported, so candidates read in order.
+  const joint = softmax(
+    combined.map((key) => (Number.isFinite(key) ? key : 0)),
+    combined.map((key) => Number.isFinite(key)),
+  );
+  const ranked = joint
+    .map((score, step) => ({ step, score }))
+    .sort((left, right) => right.score - left.score || left.step - right.step);
   const best = ranked[0]!;
   const responsible = agents[0] ?? { agent: trace.steps[best.step]!.agent, probability: 0 };
   const stepAgent = trace.steps[best.step]!.agent;
@@ -80,7 +85,7 @@ export function attributeWithModel(
   const reason =
     stepAgent === responsible.agent
       ? evidence
-      : `${responsible.agent} is the most likely responsible agent overall; the single most likely decisive step is by another agent. ${evidence}`;
+      : `${responsible.agent} is the most likely responsible agent overall, though the most likely decisive step is ${stepAgent}'s. ${evidence}`;
   const candidates: Candidate[] = ranked.slice(0, 3).map((entry) => ({
     step: entry.step,
     agent: trace.steps[entry.step]!.agent,
