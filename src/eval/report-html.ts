@@ -9,6 +9,7 @@ import { agentCorrect, stepCorrect, type Estimate } from './metrics.js';
 import {
   methodLabel,
   predictionText,
+  methodTotals,
   spendText,
   type EvalSummary,
   type SummaryRow,
@@ -145,27 +146,15 @@ export function renderHtmlReport(summary: EvalSummary, traces: readonly Trace[])
     td(formatEstimate(row.accuracy.stepWithin3)),
     td(formatEstimate(row.accuracy.stepLenient), 'lenient'),
   ]);
-  const usageRows = methodRows
-    .filter(
-      (row) =>
-        !row.baseline &&
-        (row.subset === 'overall' ||
-          !methodRows.some(
-            (other) =>
-              other.method === row.method &&
-              other.useGroundTruth === row.useGroundTruth &&
-              other.subset === 'overall',
-          )),
-    )
-    .map((row) => [
-      td(methodLabel(row.method, row.useGroundTruth)),
-      td(String(row.traces)),
-      td(String(row.calls)),
-      td(String(row.inputTokens)),
-      td(String(row.outputTokens)),
-      td(row.costUsd.toFixed(4)),
-      td(row.millisecondsPerTrace.toFixed(2)),
-    ]);
+  const usageRows = methodTotals(methodRows).map((row) => [
+    td(methodLabel(row.method, row.useGroundTruth)),
+    td(String(row.traces)),
+    td(String(row.calls)),
+    td(String(row.inputTokens)),
+    td(String(row.outputTokens)),
+    td(row.costUsd.toFixed(4)),
+    td(row.millisecondsPerTrace.toFixed(2)),
+  ]);
 
   const details: string[] = [];
   const traceRows = summary.records.map((record, index) => {

@@ -6,6 +6,7 @@ import { agentCorrect, stepCorrect, type Estimate } from './metrics.js';
 import {
   methodLabel,
   predictionText,
+  methodTotals,
   spendText,
   type EvalSummary,
   type SummaryRow,
@@ -85,17 +86,7 @@ export function usageTable(rows: readonly SummaryRow[]): string {
     '| method | traces | calls | input tokens | output tokens | est. cost (USD) | ms per trace |',
     '|---|---|---|---|---|---|---|',
   ];
-  const totals = rows.filter(
-    (row) =>
-      !row.baseline &&
-      (row.subset === 'overall' ||
-        !rows.some(
-          (other) =>
-            other.method === row.method &&
-            other.useGroundTruth === row.useGroundTruth &&
-            other.subset === 'overall',
-        )),
-  );
+  const totals = methodTotals(rows);
   for (const row of totals) {
     lines.push(
       `| ${methodLabel(row.method, row.useGroundTruth)} | ${row.traces} | ${row.calls} | ${row.inputTokens} | ${row.outputTokens} | ${row.costUsd.toFixed(4)} | ${row.millisecondsPerTrace.toFixed(2)} |`,

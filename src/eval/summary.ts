@@ -51,6 +51,21 @@ export function predictionText(record: EvalRecord): string {
   return `${record.predicted.agent} @ ${record.predicted.step}`;
 }
 
+/** One row per method and setting with its totals: the `overall` row, or the only subset's row. */
+export function methodTotals(rows: readonly SummaryRow[]): SummaryRow[] {
+  return rows.filter(
+    (row) =>
+      !row.baseline &&
+      (row.subset === 'overall' ||
+        !rows.some(
+          (other) =>
+            other.method === row.method &&
+            other.useGroundTruth === row.useGroundTruth &&
+            other.subset === 'overall',
+        )),
+  );
+}
+
 /** A record's spend as table text: calls, tokens, cost and time. */
 export function spendText(record: EvalRecord): {
   calls: string;
