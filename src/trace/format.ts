@@ -4,7 +4,7 @@
  */
 import type { z } from 'zod';
 import { TraceFormatError } from '../errors.js';
-import type { Trace } from './model.js';
+import type { ToolCall, Trace } from './model.js';
 import type { RawInput } from './read-input.js';
 
 /** What an importer knows about the file it reads. */
@@ -106,6 +106,43 @@ export function textOf(content: unknown): string {
 export function argumentsText(value: unknown): string {
   if (value === undefined || value === null) return '';
   return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+/** JSON text parsed; any other value, or text that is not JSON, returned as it is. */
+export function parseJsonOr(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  try {
+    return JSON.parse(value);
+  } catch {
+    return value;
+  }
+}
+
+/**
+ * Tool calls of an OpenAI-style assistant message: `tool_calls[].function.{name, arguments}`,
+ * or `name`/`arguments` on the call itself as some exporters write them.
+ */
+export function openAiToolCalls(message: Record<string, unknown> | undefined): ToolCall[] {
+  if (!message || !Array.isArray(message.tool_calls)) return [];
+  return message.tool_calls.filter(isObject).map((call) => {
+    const fn = isObject(call.function) ? call.function : {};
+    return {
+      ...(typeof call.id === 'string' ? { id: call.id } : {}),
+      name: String(fn.name ?? call.name ?? 'unknown'),
+      arguments: argumentsText(fn.arguments ?? call.arguments),
+    };
+  });
+}
+
+/** The assistant message of a chat-completions response (`choices[0].message`), or an empty one. */
+export function completionMessage(response: unknown): Record<string, unknown> {
+  const choices = isObject(response) && Array.isArray(response.choices) ? response.choices : [];
+  return isObject(choices[0]) && isObject(choices[0].message) ? choices[0].message : {};
+}
+
+/** What a step that only called tools says: `name(arguments)`, one call a line. */
+export function callsText(calls: readonly ToolCall[]): string {
+  return calls.map((call) => `${call.name}(${call.arguments})`).join('\n');
 }
 
 /** A file-derived trace id: the base name without extension. */

@@ -60,16 +60,6 @@ function describeJsonError(text: string): { problem: string; position?: string }
   return { problem: `invalid JSON: ${code}`, position: lineAndColumn(text, first.offset) };
 }
 
-/** Parses JSON text, throwing a TraceFormatError that names the file and where it broke. */
-export function parseJsonText(text: string, file: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    const { problem, position } = describeJsonError(text);
-    throw new TraceFormatError(file, problem, { position, cause: error });
-  }
-}
-
 /** Parses JSON Lines: one JSON value per non-empty line. */
 export function parseJsonLines(text: string, file: string): unknown[] {
   const records: unknown[] = [];

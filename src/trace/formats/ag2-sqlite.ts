@@ -7,7 +7,15 @@
 import type { Database, SqlValue } from 'sql.js';
 import { TraceFormatError } from '../../errors.js';
 import { buildTrace, type DraftStep } from '../build-trace.js';
-import { isObject, textOf, type TraceFormat } from '../format.js';
+import {
+  parseJsonOr,
+  callsText,
+  openAiToolCalls,
+  completionMessage,
+  isObject,
+  textOf,
+  type TraceFormat,
+} from '../format.js';
 import { sortKeyOfTime } from '../spans.js';
 import { requireSteps } from './chat-messages.js';
 
@@ -34,15 +42,6 @@ function tables(database: Database): Set<string> {
   );
 }
 
-function json(value: SqlValue): unknown {
-  if (typeof value !== 'string') return value;
-  try {
-    return JSON.parse(value);
-  } catch {
-    return value;
-  }
-}
-
 /** A timed step, so the three tables can be merged in time order. */
 interface TimedStep {
   time: bigint;
@@ -55,19 +54,10 @@ function completionSteps(database: Database): TimedStep[] {
     database,
     'SELECT source_name, request, response, start_time FROM chat_completions ORDER BY id',
   ).map((row, order) => {
-    const response = json(row.response);
-    const choices = isObject(response) && Array.isArray(response.choices) ? response.choices : [];
-    const message = isObject(choices[0]) && isObject(choices[0].message) ? choices[0].message : {};
-    const calls = Array.isArray(message.tool_calls)
-      ? message.tool_calls.filter(isObject).map((call) => {
-          const fn = isObject(call.function) ? call.function : {};
-          return { name: String(fn.name ?? 'unknown'), arguments: textOf(fn.arguments) };
-        })
-      : [];
-    const content =
-      textOf(message.content) ||
-      calls.map((call) => `${call.name}(${call.arguments})`).join('\n') ||
-      textOf(response);
+    const response = parseJsonOr(row.response);
+    const message = completionMessage(response);
+    const calls = openAiToolCalls(message);
+    const content = textOf(message.content) || callsText(calls) || textOf(response);
     const step: DraftStep = {
       speaker: String(row.source_name ?? 'agent'),
       role: 'agent',
@@ -85,7 +75,7 @@ function functionSteps(database: Database): TimedStep[] {
     'SELECT source_name, function_name, args, returns, timestamp FROM function_calls',
   ).map((row, order) => {
     const name = String(row.function_name ?? 'function');
-    const result = textOf(json(row.returns));
+    const result = textOf(parseJsonOr(row.returns));
     const step: DraftStep = {
       speaker: String(row.source_name ?? name),
       role: 'tool',
@@ -102,7 +92,7 @@ function eventSteps(database: Database): TimedStep[] {
     database,
     "SELECT event_name, source_name, json_state, timestamp FROM events WHERE event_name = 'received_message' ORDER BY id",
   ).map((row, order) => {
-    const state = json(row.json_state);
+    const state = parseJsonOr(row.json_state);
     const message = isObject(state) ? state.message : undefined;
     const sender =
       isObject(state) && typeof state.sender === 'string'

@@ -8,6 +8,10 @@ import { z } from 'zod';
 import { TraceFormatError } from '../../errors.js';
 import { buildTrace, type DraftStep } from '../build-trace.js';
 import {
+  parseJsonOr,
+  callsText,
+  openAiToolCalls,
+  completionMessage,
   argumentsText,
   isObject,
   textOf,
@@ -146,23 +150,9 @@ function agentChatSteps(list: unknown[], field: string, context: ImportContext):
 }
 
 function responseText(response: unknown): { content: string; calls: DraftStep['toolCalls'] } {
-  const choices = isObject(response) && Array.isArray(response.choices) ? response.choices : [];
-  const message = isObject(choices[0]) && isObject(choices[0].message) ? choices[0].message : {};
-  const calls = Array.isArray(message.tool_calls)
-    ? message.tool_calls.filter(isObject).map((call) => {
-        const fn = isObject(call.function) ? call.function : {};
-        return {
-          ...(typeof call.id === 'string' ? { id: call.id } : {}),
-          name: String(fn.name ?? 'unknown'),
-          arguments: argumentsText(fn.arguments),
-        };
-      })
-    : [];
-  const text = textOf(message.content);
-  return {
-    content: text || calls.map((call) => `${call.name}(${call.arguments})`).join('\n'),
-    calls,
-  };
+  const message = completionMessage(response);
+  const calls = openAiToolCalls(message);
+  return { content: textOf(message.content) || callsText(calls), calls };
 }
 
 function coreEventSteps(records: unknown[], context: ImportContext): DraftStep[] {
@@ -189,7 +179,7 @@ function coreEventSteps(records: unknown[], context: ImportContext): DraftStep[]
       });
     } else if (event.type === 'Message' && !hasModelCalls) {
       // Message events repeat what LLMCall already holds; they are the only source without it.
-      const payload = typeof event.payload === 'string' ? safeJson(event.payload) : event.payload;
+      const payload = parseJsonOr(event.payload);
       const source =
         isObject(payload) && typeof payload.source === 'string'
           ? payload.source
@@ -208,14 +198,6 @@ function coreEventSteps(records: unknown[], context: ImportContext): DraftStep[]
     }
   }
   return steps;
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
 }
 
 function detectKind(input: RawInput): 'chat' | 'agentchat' | 'core' | undefined {

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { TraceFormatError } from '../../errors.js';
 import type { DraftStep } from '../build-trace.js';
 import { argumentsText, textOf, validate } from '../format.js';
-import type { StepRole } from '../model.js';
+import type { StepRole, TraceLabels } from '../model.js';
 
 const toolCallSchema = z.object({
   id: z.string().nullish(),
@@ -129,4 +129,24 @@ export function requireSteps(
       position: field,
     });
   }
+}
+
+/** Who&When's label fields, as written in its records and in files of the original tool. */
+export interface MistakeFields {
+  mistake_agent?: string | null | undefined;
+  mistake_step?: string | number | null | undefined;
+  mistake_reason?: string | null | undefined;
+}
+
+/** Labels from Who&When's `mistake_*` fields; `mistake_step` may be a string ("3"). */
+export function labelsFromMistakeFields(fields: MistakeFields): TraceLabels {
+  const step =
+    fields.mistake_step === null || fields.mistake_step === undefined
+      ? undefined
+      : Number.parseInt(String(fields.mistake_step), 10);
+  return {
+    ...(fields.mistake_agent ? { agent: fields.mistake_agent } : {}),
+    ...(step !== undefined && Number.isFinite(step) ? { step } : {}),
+    ...(fields.mistake_reason ? { reason: fields.mistake_reason } : {}),
+  };
 }

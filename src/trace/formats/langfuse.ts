@@ -6,7 +6,15 @@
 import { z } from 'zod';
 import { TraceFormatError } from '../../errors.js';
 import { buildTrace } from '../build-trace.js';
-import { argumentsText, isObject, textOf, validate, type TraceFormat } from '../format.js';
+import {
+  callsText,
+  openAiToolCalls,
+  argumentsText,
+  isObject,
+  textOf,
+  validate,
+  type TraceFormat,
+} from '../format.js';
 import { sortKeyOfTime, stepsFromSpans, withQuestionStep, type NeutralSpan } from '../spans.js';
 import { requireSteps } from './chat-messages.js';
 
@@ -35,19 +43,10 @@ const traceSchema = z.object({
 
 function generationOutput(output: unknown): Pick<NeutralSpan, 'content' | 'toolCalls'> {
   const message = isObject(output) ? output : undefined;
-  const toolCalls = (
-    message && Array.isArray(message.tool_calls) ? message.tool_calls.filter(isObject) : []
-  ).map((call) => {
-    const fn = isObject(call.function) ? call.function : {};
-    return {
-      ...(typeof call.id === 'string' ? { id: call.id } : {}),
-      name: String(fn.name ?? call.name ?? 'unknown'),
-      arguments: argumentsText(fn.arguments ?? call.arguments),
-    };
-  });
+  const toolCalls = openAiToolCalls(message);
   const text = message ? textOf(message.content) : textOf(output);
   return {
-    content: text || toolCalls.map((call) => `${call.name}(${call.arguments})`).join('\n'),
+    content: text || callsText(toolCalls),
     toolCalls,
   };
 }

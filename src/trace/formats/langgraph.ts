@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { TraceFormatError } from '../../errors.js';
 import { buildTrace } from '../build-trace.js';
 import {
+  callsText,
   argumentsText,
   isObject,
   textOf,
@@ -103,7 +104,7 @@ function aiOutput(outputs: unknown): { text: string; toolCalls: ToolCall[] } {
     .join('\n');
   if (text || toolCalls.length > 0)
     return {
-      text: text || toolCalls.map((call) => `${call.name}(${call.arguments})`).join('\n'),
+      text: text || callsText(toolCalls),
       toolCalls,
     };
   return {

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { buildTrace } from '../build-trace.js';
 import { isObject, validate, type TraceFormat } from '../format.js';
 import type { RawInput } from '../read-input.js';
-import { draftStepsFromMessages, requireSteps } from './chat-messages.js';
+import { draftStepsFromMessages, labelsFromMistakeFields, requireSteps } from './chat-messages.js';
 
 const NAME = 'messages';
 
@@ -74,15 +74,7 @@ export const messagesFormat: TraceFormat = {
       speaker: 'name-then-role',
     });
     const groundTruth = envelope.ground_truth ?? envelope.groundTruth;
-    const step =
-      envelope.mistake_step === null || envelope.mistake_step === undefined
-        ? undefined
-        : Number.parseInt(String(envelope.mistake_step), 10);
-    const labels = {
-      ...(envelope.mistake_agent ? { agent: envelope.mistake_agent } : {}),
-      ...(step !== undefined && Number.isFinite(step) ? { step } : {}),
-      ...(envelope.mistake_reason ? { reason: envelope.mistake_reason } : {}),
-    };
+    const labels = labelsFromMistakeFields(envelope);
     return [
       buildTrace({
         id: context.id,

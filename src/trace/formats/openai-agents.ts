@@ -6,7 +6,15 @@
 import { z } from 'zod';
 import { TraceFormatError } from '../../errors.js';
 import { buildTrace } from '../build-trace.js';
-import { argumentsText, isObject, textOf, validate, type TraceFormat } from '../format.js';
+import {
+  callsText,
+  openAiToolCalls,
+  argumentsText,
+  isObject,
+  textOf,
+  validate,
+  type TraceFormat,
+} from '../format.js';
 import type { RawInput } from '../read-input.js';
 import { sortKeyOfTime, stepsFromSpans, type NeutralSpan } from '../spans.js';
 import { requireSteps } from './chat-messages.js';
@@ -50,22 +58,13 @@ function generationOutput(output: unknown): Pick<NeutralSpan, 'content' | 'toolC
     : isObject(output)
       ? [output]
       : [];
-  const toolCalls = messages.flatMap((message) =>
-    (Array.isArray(message.tool_calls) ? message.tool_calls.filter(isObject) : []).map((call) => {
-      const fn = isObject(call.function) ? call.function : {};
-      return {
-        ...(typeof call.id === 'string' ? { id: call.id } : {}),
-        name: String(fn.name ?? 'unknown'),
-        arguments: argumentsText(fn.arguments),
-      };
-    }),
-  );
+  const toolCalls = messages.flatMap((message) => openAiToolCalls(message));
   const text = messages
     .map((message) => textOf(message.content))
     .filter(Boolean)
     .join('\n');
   return {
-    content: text || toolCalls.map((call) => `${call.name}(${call.arguments})`).join('\n'),
+    content: text || callsText(toolCalls),
     toolCalls,
   };
 }

@@ -6,7 +6,14 @@
 import { z } from 'zod';
 import { TraceFormatError } from '../../errors.js';
 import { buildTrace } from '../build-trace.js';
-import { argumentsText, isObject, textOf, validate, type TraceFormat } from '../format.js';
+import {
+  callsText,
+  argumentsText,
+  isObject,
+  textOf,
+  validate,
+  type TraceFormat,
+} from '../format.js';
 import type { ToolCall } from '../model.js';
 import { decodeOtlp, isOtlp } from '../otlp.js';
 import type { RawInput } from '../read-input.js';
@@ -129,10 +136,7 @@ function outputOf(attributes: Record<string, unknown>): { text: string; toolCall
       });
     }
   }
-  const text =
-    texts.join('\n') ||
-    textOf(attributes['output.value']) ||
-    toolCalls.map((call) => `${call.name}(${call.arguments})`).join('\n');
+  const text = texts.join('\n') || textOf(attributes['output.value']) || callsText(toolCalls);
   return { text, toolCalls };
 }
 

@@ -5,7 +5,14 @@
  */
 import { TraceFormatError } from '../../errors.js';
 import { buildTrace } from '../build-trace.js';
-import { argumentsText, isObject, textOf, type TraceFormat } from '../format.js';
+import {
+  parseJsonOr,
+  callsText,
+  argumentsText,
+  isObject,
+  textOf,
+  type TraceFormat,
+} from '../format.js';
 import type { ToolCall } from '../model.js';
 import { decodeOtlp, isOtlp, type OtlpSpan } from '../otlp.js';
 import { isoOfNanos, stepsFromSpans, withQuestionStep, type NeutralSpan } from '../spans.js';
@@ -15,18 +22,9 @@ const NAME = 'otel';
 
 const LLM_OPERATIONS = new Set(['chat', 'text_completion', 'generate_content', 'completion']);
 
-function parseMaybeJson(value: unknown): unknown {
-  if (typeof value !== 'string') return value;
-  try {
-    return JSON.parse(value);
-  } catch {
-    return value;
-  }
-}
-
 /** Text and tool calls of GenAI messages (`[{role, parts: [...]}]`) or legacy `{role, content}`. */
 function readMessages(value: unknown): { role: string; text: string; toolCalls: ToolCall[] }[] {
-  const parsed = parseMaybeJson(value);
+  const parsed = parseJsonOr(value);
   const list = Array.isArray(parsed) ? parsed : parsed === undefined ? [] : [parsed];
   return list.filter(isObject).map((message) => {
     const role = typeof message.role === 'string' ? message.role : 'assistant';
@@ -49,9 +47,7 @@ function readMessages(value: unknown): { role: string; text: string; toolCalls: 
     } else {
       texts.push(textOf(message.content));
     }
-    const text =
-      texts.filter(Boolean).join('\n') ||
-      toolCalls.map((call) => `${call.name}(${call.arguments})`).join('\n');
+    const text = texts.filter(Boolean).join('\n') || callsText(toolCalls);
     return { role, text, toolCalls };
   });
 }
@@ -121,7 +117,7 @@ function neutral(span: OtlpSpan): NeutralSpan {
       span.attributes['gen_ai.tool.name'] ?? span.name.replace(/^execute_tool\s*/, ''),
     );
     const args = argumentsText(span.attributes['gen_ai.tool.call.arguments']);
-    const result = textOf(parseMaybeJson(span.attributes['gen_ai.tool.call.result']));
+    const result = textOf(parseJsonOr(span.attributes['gen_ai.tool.call.result']));
     out.content = [args ? `${out.name}(${args})` : '', result].filter(Boolean).join('\n');
     const id = span.attributes['gen_ai.tool.call.id'];
     out.toolResults = [

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { buildTrace } from '../build-trace.js';
 import { isObject, validate, type TraceFormat } from '../format.js';
-import { draftStepsFromMessages, requireSteps } from './chat-messages.js';
+import { draftStepsFromMessages, labelsFromMistakeFields, requireSteps } from './chat-messages.js';
 
 const NAME = 'who-and-when';
 
@@ -52,15 +52,7 @@ export const whoAndWhenFormat: TraceFormat = {
       speaker: speakerInName ? 'name-then-role' : 'role',
     });
     const correct = record.is_correct ?? record.is_corrected;
-    const mistakeStep =
-      record.mistake_step === null || record.mistake_step === undefined
-        ? undefined
-        : Number.parseInt(String(record.mistake_step), 10);
-    const labels = {
-      ...(record.mistake_agent ? { agent: record.mistake_agent } : {}),
-      ...(mistakeStep !== undefined && Number.isFinite(mistakeStep) ? { step: mistakeStep } : {}),
-      ...(record.mistake_reason ? { reason: record.mistake_reason } : {}),
-    };
+    const labels = labelsFromMistakeFields(record);
     return [
       buildTrace({
         id: context.id,
