@@ -19,7 +19,8 @@ export interface LlmFlags {
   maxCalls?: string;
 }
 
-function whole(value: string, flag: string, minimum: number): number {
+/** A whole-number flag value at least `minimum`, or a UserError naming the flag. */
+export function wholeNumber(value: string, flag: string, minimum: number): number {
   const number = Number(value);
   if (!Number.isInteger(number) || number < minimum)
     throw new UserError(`${flag} must be a whole number ≥ ${minimum}, got "${value}"`);
@@ -58,12 +59,12 @@ export function llmOptionsOf(flags: LlmFlags): LlmOptions {
     ...(flags.model ? { model: flags.model } : {}),
     ...(flags.baseUrl ? { baseUrl: flags.baseUrl } : {}),
     cache: flags.cache,
-    timeoutMs: whole(flags.timeout, '--timeout', 1) * 1000,
-    maxRetries: whole(flags.retries, '--retries', 0),
+    timeoutMs: wholeNumber(flags.timeout, '--timeout', 1) * 1000,
+    maxRetries: wholeNumber(flags.retries, '--retries', 0),
     ...(prices ? { prices: readPriceFile(prices) } : {}),
     ...(flags.contextTokens
-      ? { contextTokens: whole(flags.contextTokens, '--context-tokens', 1000) }
+      ? { contextTokens: wholeNumber(flags.contextTokens, '--context-tokens', 1000) }
       : {}),
-    ...(flags.maxCalls ? { maxCalls: whole(flags.maxCalls, '--max-calls', 1) } : {}),
+    ...(flags.maxCalls ? { maxCalls: wholeNumber(flags.maxCalls, '--max-calls', 1) } : {}),
   };
 }

@@ -34,3 +34,13 @@ export function agentColour(name: string): string {
 /** Percent text of a probability. */
 export const percent = (value: number | undefined) =>
   value === undefined ? '' : `${(value * 100).toFixed(0)}%`;
+
+/** A table with a header row of names and the given body. */
+export function table(head: readonly string[], body: HTMLTableSectionElement): HTMLTableElement {
+  return element(
+    'table',
+    {},
+    element('thead', {}, element('tr', {}, ...head.map((name) => element('th', {}, name)))),
+    body,
+  );
+}

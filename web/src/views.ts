@@ -1,6 +1,6 @@
 /** The page's views: the conversation, the attribution panel, history and evaluation tables. */
 import type { Analysis, Attribution, EvaluationSummary, Estimate, Step, Trace } from './api.js';
-import { agentColour, element, percent } from './dom.js';
+import { agentColour, element, percent, table } from './dom.js';
 
 /** Characters of a step shown before the rest is folded. */
 const FOLD_AT = 800;
@@ -194,25 +194,7 @@ export function renderHistory(
       ),
     );
   }
-  container.append(
-    element(
-      'table',
-      {},
-      element(
-        'thead',
-        {},
-        element(
-          'tr',
-          {},
-          element('th', {}, 'trace'),
-          element('th', {}, 'method'),
-          element('th', {}, 'blamed'),
-          element('th', {}, 'when'),
-        ),
-      ),
-      body,
-    ),
-  );
+  container.append(table(['trace', 'method', 'blamed', 'when'], body));
 }
 
 const cell = (estimate: Estimate) =>
@@ -246,21 +228,6 @@ export function renderEvaluation(
   }
   container.append(
     element('h2', {}, title),
-    element(
-      'table',
-      {},
-      element(
-        'thead',
-        {},
-        element(
-          'tr',
-          {},
-          ...['method', 'subset', 'n', 'agent', 'step', 'step ±1', 'step ±3'].map((name) =>
-            element('th', {}, name),
-          ),
-        ),
-      ),
-      body,
-    ),
+    table(['method', 'subset', 'n', 'agent', 'step', 'step ±1', 'step ±3'], body),
   );
 }

@@ -7,11 +7,11 @@ import type { Command } from 'commander';
 import pLimit from 'p-limit';
 import { DEFAULT_METHOD, getMethod, listMethods } from '../../attribution/registry.js';
 import type { Attribution } from '../../attribution/method.js';
-import { ProviderError, UserError } from '../../errors.js';
+import { ProviderError } from '../../errors.js';
 import type { Trace } from '../../trace/model.js';
 import { forEachTrace, finishBatch } from '../batch.js';
 import { EXIT, reportError } from '../errors.js';
-import { addLlmOptions, llmOptionsOf, type LlmFlags } from '../llm-options.js';
+import { addLlmOptions, llmOptionsOf, wholeNumber, type LlmFlags } from '../llm-options.js';
 import { renderAttribution } from '../render.js';
 
 interface AttributeFlags extends LlmFlags {
@@ -46,9 +46,7 @@ export function registerAttribute(program: Command, exit: (code: number) => void
       '\nExamples:\n  faultline attribute examples/who-and-when-ag-58.json\n  faultline attribute ../runs/ --json > blame.jsonl\n  faultline attribute run.json --method all-at-once --model openai:gpt-4o\n  faultline attribute run.json --method binary-search --model openai-compatible:qwen2.5 --base-url http://127.0.0.1:8000/v1',
     )
     .action(async (paths: string[], flags: AttributeFlags) => {
-      const concurrency = Number(flags.concurrency);
-      if (!Number.isInteger(concurrency) || concurrency < 1)
-        throw new UserError(`--concurrency must be a whole number ≥ 1, got "${flags.concurrency}"`);
+      const concurrency = wholeNumber(flags.concurrency, '--concurrency', 1);
       const llm = llmOptionsOf(flags);
       const method = getMethod(flags.method, {
         ...(flags.modelFile ? { modelPath: flags.modelFile } : {}),

@@ -18,7 +18,7 @@ import { ResultStore } from '../../eval/store.js';
 import { summariseEvaluation, methodLabel } from '../../eval/summary.js';
 import type { Trace } from '../../trace/model.js';
 import { forEachTrace, finishBatch } from '../batch.js';
-import { llmOptionsOf, type LlmFlags } from '../llm-options.js';
+import { llmOptionsOf, wholeNumber, type LlmFlags } from '../llm-options.js';
 
 export interface EvalFlags extends LlmFlags {
   concurrency: string;
@@ -61,9 +61,7 @@ export async function runEvalCommand(
     .map((name) => name.trim())
     .filter(Boolean);
   const llm = llmOptionsOf(flags);
-  const concurrency = Number(flags.concurrency);
-  if (!Number.isInteger(concurrency) || concurrency < 1)
-    throw new UserError(`--concurrency must be a whole number ≥ 1, got "${flags.concurrency}"`);
+  const concurrency = wholeNumber(flags.concurrency, '--concurrency', 1);
   // Unknown methods, a missing --model or a missing key fail here, before any trace is read.
   for (const method of methods) if (method !== CROSS_VALIDATED_OFFLINE) getMethod(method, { llm });
   for (const file of flags.out ?? []) {
