@@ -5,62 +5,72 @@
 import type { Trace } from '../../trace/model.js';
 import { FEATURE_NAMES, type FeatureName } from './feature-names.js';
 import type { LinearScorer } from './scoring.js';
-import {
-  ERROR_OUTPUT,
-  HEDGING,
-  INABILITY,
-  CONCLUSION,
-  CORRECTION,
-  AGREEMENT,
-} from './text-signals.js';
+import { hasPhrase, type PhraseSignal } from './phrases.js';
+import { ERROR_OUTPUT } from './text-signals.js';
+
+/** Which lines of a step show a signal. */
+type LineTest = (line: string) => boolean;
+const matching =
+  (pattern: RegExp): LineTest =>
+  (line) =>
+    pattern.test(line);
+const saying =
+  (signal: PhraseSignal): LineTest =>
+  (line) =>
+    hasPhrase(signal, line);
 
 /** How each signal reads in a reason, and which line pattern to quote for it. */
-const PHRASES: Partial<Record<FeatureName, { text: string; quote?: RegExp; quoteNext?: boolean }>> =
-  {
-    next_error: {
-      text: 'the tool output right after it fails',
-      quote: ERROR_OUTPUT,
-      quoteNext: true,
-    },
-    next_empty: { text: 'the tool output right after it is empty' },
-    next_correction: { text: 'the next agent corrects it', quote: CORRECTION, quoteNext: true },
-    hedging: { text: 'it assumes or makes up data instead of obtaining it', quote: HEDGING },
-    inability: { text: 'it gives up on part of the task', quote: INABILITY },
-    conclusion: { text: 'it asserts a conclusion', quote: CONCLUSION },
-    agreement: { text: 'it approves earlier work', quote: AGREEMENT },
-    claim_without_tool: { text: 'it states figures without running a tool', quote: /\d/ },
-    introduces_final_numbers: {
-      text: 'it introduces figures that end up in the final answer',
-      quote: /\d/,
-    },
-    novel_numbers_log: { text: 'it introduces new figures', quote: /\d/ },
-    first_actor: { text: 'it is the first agent action, which sets the plan the run follows' },
-    agent_first_turn: { text: "it is this agent's first turn" },
-    first_after_first_error: { text: 'it is the first response to the first failure' },
-    has_code: { text: 'it writes the code the run depends on', quote: /```/ },
-    web_action: { text: 'it is a navigation action', quote: /(clicked|typed|visited|search)/i },
-    similar_to_own_previous: { text: 'it repeats its own previous turn' },
-    similar_to_any_previous: { text: 'it repeats earlier content' },
-    speaker_directive: { text: 'it is an instruction to another agent' },
-    speaker_thought: { text: "it is the orchestrator's own reasoning" },
-    planning: { text: 'it lays out a plan', quote: /plan/i },
-    own_error_output: { text: 'it reports an error', quote: ERROR_OUTPUT },
-    recorded_error: { text: 'the log records an error here' },
-    errors_after_share: { text: 'failures follow it' },
-    next_review_no_progress: { text: 'the next progress review finds no progress' },
-    next_review_loop: { text: 'the next progress review finds the run in a loop' },
-    cause_of_first_stall: { text: 'it is the last action before the run first stalls' },
-  };
+const PHRASES: Partial<
+  Record<FeatureName, { text: string; quote?: LineTest; quoteNext?: boolean }>
+> = {
+  next_error: {
+    text: 'the tool output right after it fails',
+    quote: matching(ERROR_OUTPUT),
+    quoteNext: true,
+  },
+  next_empty: { text: 'the tool output right after it is empty' },
+  next_correction: {
+    text: 'the next agent corrects it',
+    quote: saying('correction'),
+    quoteNext: true,
+  },
+  hedging: {
+    text: 'it assumes or makes up data instead of obtaining it',
+    quote: saying('hedging'),
+  },
+  inability: { text: 'it gives up on part of the task', quote: saying('inability') },
+  conclusion: { text: 'it asserts a conclusion', quote: saying('conclusion') },
+  agreement: { text: 'it approves earlier work', quote: saying('agreement') },
+  claim_without_tool: { text: 'it states figures without running a tool', quote: matching(/\d/) },
+  introduces_final_numbers: {
+    text: 'it introduces figures that end up in the final answer',
+    quote: matching(/\d/),
+  },
+  novel_numbers_log: { text: 'it introduces new figures', quote: matching(/\d/) },
+  first_actor: { text: 'it is the first agent action, which sets the plan the run follows' },
+  agent_first_turn: { text: "it is this agent's first turn" },
+  first_after_first_error: { text: 'it is the first response to the first failure' },
+  has_code: { text: 'it writes the code the run depends on', quote: matching(/```/) },
+  web_action: { text: 'it is a navigation action', quote: saying('webAction') },
+  similar_to_own_previous: { text: 'it repeats its own previous turn' },
+  similar_to_any_previous: { text: 'it repeats earlier content' },
+  speaker_directive: { text: 'it is an instruction to another agent' },
+  speaker_thought: { text: "it is the orchestrator's own reasoning" },
+  planning: { text: 'it lays out a plan', quote: saying('planning') },
+  own_error_output: { text: 'it reports an error', quote: matching(ERROR_OUTPUT) },
+  recorded_error: { text: 'the log records an error here' },
+  errors_after_share: { text: 'failures follow it' },
+  next_review_no_progress: { text: 'the next progress review finds no progress' },
+  next_review_loop: { text: 'the next progress review finds the run in a loop' },
+  cause_of_first_stall: { text: 'it is the last action before the run first stalls' },
+};
 
-function quoteLine(text: string, pattern: RegExp | undefined): string | undefined {
+function quoteLine(text: string, shows: LineTest | undefined): string | undefined {
   const lines = text
     .split(/\r?\n/)
     .map((line) => line.trim())
     .filter((line) => line.length > 0 && !line.startsWith('```'));
-  // Phrase patterns are written for lower-cased text.
-  const line =
-    (pattern ? lines.find((candidate) => pattern.test(candidate.toLowerCase())) : undefined) ??
-    (pattern ? undefined : lines[0]);
+  const line = shows ? lines.find(shows) : lines[0];
   if (!line) return undefined;
   return line.length > 160 ? `${line.slice(0, 157)}...` : line;
 }

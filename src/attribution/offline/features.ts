@@ -6,26 +6,18 @@
  */
 import type { Step, Trace } from '../../trace/model.js';
 import { FEATURE_NAMES, type FeatureName } from './feature-names.js';
+import { NO_PHRASES, findPhrases, type PhraseHits } from './phrases.js';
 import {
-  AGREEMENT,
-  CONCLUSION,
-  CORRECTION,
   EMPTY_OUTPUT,
   ERROR_OUTPUT,
-  HEDGING,
-  INABILITY,
-  PLANNING,
-  TERMINATION,
-  UNSUPPORTED_CLAIM,
-  WEB_ACTION,
   coverage,
   hasCode,
   hasUrl,
+  isTermination,
   jaccard,
-  mentions,
   numbersIn,
-  wordsIn,
 } from './text-signals.js';
+import { readWords, wordsIn } from './tokens.js';
 
 /** Role families recognised from agent names, independent of any one framework's spelling. */
 const KIND_PATTERNS = {
@@ -56,37 +48,25 @@ function kindsOf(name: string): Record<Kind, number> {
 /** A planner's progress review: Magentic-One's ledger and similar JSON self-assessments. */
 const NO_PROGRESS = /"is_progress_being_made"\s*:\s*\{[^}]*"answer"\s*:\s*false/i;
 const IN_LOOP = /"is_in_loop"\s*:\s*\{[^}]*"answer"\s*:\s*true/i;
-const STALL_TEXT =
-  /\b(no progress|not making progress|stuck|in a loop|going in circles|repeat(ed|ing) the same)\b/;
 
 /** Per-step text facts computed once and reused by neighbouring steps' features. */
 interface StepFacts {
-  words: Set<string>;
+  /** The scanned content, and the same lower-cased. */
+  text: string;
+  lower: string;
+  /** Hashes of its words (tokens.ts). */
+  words: Set<number>;
   numbers: Set<string>;
   isErrorOutput: boolean;
   isEmptyOutput: boolean;
-  isCorrection: boolean;
   isActor: boolean;
   /** A progress review (a planner's ledger), and whether it judges the run stalled or looping. */
   isReview: boolean;
   reviewStalled: boolean;
   reviewLoop: boolean;
   /** Phrase signals; only read in actor steps, where they describe what the agent did. */
-  phrases: Record<
-    'hedging' | 'inability' | 'conclusion' | 'agreement' | 'planning' | 'webAction' | 'unsupported',
-    boolean
-  >;
+  phrases: Readonly<PhraseHits>;
 }
-
-const NO_PHRASES: StepFacts['phrases'] = {
-  unsupported: false,
-  hedging: false,
-  inability: false,
-  conclusion: false,
-  agreement: false,
-  planning: false,
-  webAction: false,
-};
 
 /** Longest content read per step: signals sit at the head and tail; this bounds cost on huge steps. */
 const MAX_SCAN = 2_400;
@@ -101,39 +81,30 @@ function scanText(content: string): string {
 const isActor = (step: Step) => step.role === 'agent';
 
 /** Word sets feed similarity and overlap only; their head and tail are enough and keep them cheap. */
-const WORD_SCAN = 1_500;
+const WORD_WINDOW = { head: 1_200, tail: 300 };
 
 function factsOf(step: Step): StepFacts {
   const text = scanText(step.content);
-  const wordText =
-    text.length <= WORD_SCAN ? text : `${text.slice(0, WORD_SCAN - 300)} ${text.slice(-300)}`;
+  const lower = text.toLowerCase();
   const toolLike = step.role === 'tool' || (step.toolResults?.length ?? 0) > 0;
   const actor = isActor(step);
-  const lower = actor ? text.toLowerCase() : '';
+  const { words, tokens } = readWords(lower, { tokens: actor, wordWindow: WORD_WINDOW });
+  const phrases = tokens ? findPhrases(tokens) : NO_PHRASES;
   return {
-    words: wordsIn(wordText),
+    text,
+    lower,
+    words,
     numbers: numbersIn(text),
     isErrorOutput:
       (toolLike && ERROR_OUTPUT.test(text)) ||
       Boolean(step.error) ||
       (step.toolResults ?? []).some((result) => result.isError),
     isEmptyOutput: toolLike && EMPTY_OUTPUT.test(text.trim()),
-    isCorrection: actor && CORRECTION.test(lower),
     isActor: actor,
     isReview: actor && text.includes('is_progress_being_made'),
-    reviewStalled: actor && (NO_PROGRESS.test(text) || STALL_TEXT.test(lower)),
+    reviewStalled: actor && (phrases.stalled || NO_PROGRESS.test(text)),
     reviewLoop: actor && IN_LOOP.test(text),
-    phrases: actor
-      ? {
-          hedging: HEDGING.test(lower),
-          inability: INABILITY.test(lower),
-          conclusion: CONCLUSION.test(lower),
-          agreement: AGREEMENT.test(lower),
-          planning: PLANNING.test(lower),
-          webAction: WEB_ACTION.test(lower),
-          unsupported: UNSUPPORTED_CLAIM.test(lower),
-        }
-      : NO_PHRASES,
+    phrases,
   };
 }
 
@@ -145,7 +116,7 @@ export function computeFeatures(trace: Trace): number[][] {
   const facts = steps.map(factsOf);
   const questionWords = wordsIn(trace.question ?? '');
   const questionNumbers = numbersIn(trace.question ?? '');
-  const answer = trace.groundTruth ?? '';
+  const answerNeedle = (trace.groundTruth ?? '').trim().toLowerCase();
 
   // The run's own final claim: numbers in the last actor step that are not in the task.
   const lastActor = [...facts.keys()]
@@ -236,7 +207,7 @@ export function computeFeatures(trace: Trace): number[][] {
   for (let index = 0; index < count; index += 1) {
     const step = steps[index]!;
     const fact = facts[index]!;
-    const text = scanText(step.content);
+    const { text } = fact;
     const relative = count > 1 ? index / (count - 1) : 0;
     const turn = turnsOfAgent.get(step.agent) ?? 0;
     const ownPrevious = lastStepOfAgent.get(step.agent);
@@ -266,7 +237,7 @@ export function computeFeatures(trace: Trace): number[][] {
     const firstActor = fact.isActor && !firstActorSeen;
     const firstAfterFirstError =
       fact.isActor && firstError !== -1 && index > firstError && !firstAfterErrorSeen;
-    const mentionsAnswer = answer ? mentions(text, answer) : false;
+    const mentionsAnswer = answerNeedle.length > 0 && fact.lower.includes(answerNeedle);
 
     const kinds = kindsOf(name);
     const code = hasCode(text);
@@ -302,15 +273,15 @@ export function computeFeatures(trace: Trace): number[][] {
       inability: fact.phrases.inability ? 1 : 0,
       conclusion: fact.phrases.conclusion ? 1 : 0,
       agreement: fact.phrases.agreement ? 1 : 0,
-      termination_only: /^\s*TERMINATE\s*$/.test(text) ? 1 : TERMINATION.test(text) ? 0.5 : 0,
+      termination_only: /^\s*TERMINATE\s*$/.test(text) ? 1 : isTermination(text) ? 0.5 : 0,
       planning: fact.phrases.planning ? 1 : 0,
-      correction: fact.isCorrection ? 1 : 0,
+      correction: fact.phrases.correction ? 1 : 0,
       web_action: fact.phrases.webAction ? 1 : 0,
       own_error_output: fact.isErrorOutput ? 1 : 0,
       recorded_error: step.error ? 1 : 0,
       next_error: next?.isErrorOutput || (next && !next.isActor && nextNext?.isErrorOutput) ? 1 : 0,
       next_empty: next?.isEmptyOutput ? 1 : 0,
-      next_correction: nextActor?.isCorrection ? 1 : 0,
+      next_correction: nextActor?.phrases.correction ? 1 : 0,
       errors_after_share: count > index + 1 ? errorCountAfter[index]! / (count - index - 1) : 0,
       prev_error: facts[index - 1]?.isErrorOutput ? 1 : 0,
       first_after_first_error: firstAfterFirstError ? 1 : 0,

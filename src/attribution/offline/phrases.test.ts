@@ -1,0 +1,74 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { findPhrases, hasPhrase, type PhraseSignal } from './phrases.js';
+import { hashWord, readWords, wordsIn } from './tokens.js';
+
+const signalsIn = (text: string) => {
+  const hits = findPhrases(readWords(text.toLowerCase(), { tokens: true }).tokens);
+  return (Object.keys(hits) as PhraseSignal[]).filter((signal) => hits[signal]).sort();
+};
+
+describe('words and tokens', () => {
+  it('reads words of three or more letters or digits, splitting snake_case names', () => {
+    assert.deepEqual(
+      wordsIn('The final_answer is 42, not 1234!'),
+      new Set(['the', 'final', 'answer', 'not', '1234'].map(hashWord)),
+    );
+  });
+
+  it('keeps underscores inside tokens and records where each token stands', () => {
+    const { tokens } = readWords('call web_search(x) now', { tokens: true });
+    assert.deepEqual(
+      tokens.starts.map((start, index) => tokens.lower.slice(start, tokens.ends[index])),
+      ['call', 'web_search', 'x', 'now'],
+    );
+  });
+
+  it('takes words only from the window ends of a long text, cutting at the window edges', () => {
+    const text = `${'a'.repeat(8)}headword ${'x'.repeat(50)} middleword ${'y'.repeat(50)} tailword`;
+    const { words } = readWords(text, { wordWindow: { head: 16, tail: 8 } });
+    assert.deepEqual(words, new Set(['aaaaaaaaheadword', 'tailword'].map(hashWord)));
+  });
+});
+
+describe('phrase signals', () => {
+  it('finds every signal in one pass', () => {
+    assert.deepEqual(
+      signalsIn(
+        "Let's say the value is approximately 12. I can't access the site. Thus the answer is 12.",
+      ),
+      ['conclusion', 'hedging', 'inability'],
+    );
+    assert.deepEqual(signalsIn('Next, we will check step 3 of the plan.'), ['planning']);
+    assert.deepEqual(signalsIn('I have visited the page and clicked the link'), [
+      'unsupported',
+      'webAction',
+    ]);
+  });
+
+  it('requires exactly the written separator between words', () => {
+    assert.ok(hasPhrase('inability', "I can't open it"));
+    assert.ok(hasPhrase('inability', 'I cant open it'));
+    assert.ok(!hasPhrase('inability', 'I can t open it'));
+    assert.ok(hasPhrase('hedging', 'the figures are made-up'));
+    assert.ok(!hasPhrase('planning', 'step:\n1. load the file'));
+    assert.ok(hasPhrase('planning', 'step 1: load the file'));
+  });
+
+  it('matches whole tokens only', () => {
+    assert.ok(!hasPhrase('planning', 'the planet is far'));
+    assert.ok(!hasPhrase('conclusion', 'print(final_answer)'));
+    assert.ok(hasPhrase('webAction', 'calling web_search now'));
+    assert.ok(!hasPhrase('webAction', 'calling perform_web_search now'));
+  });
+
+  it('bridges a gap of a few words', () => {
+    assert.ok(hasPhrase('unsupported', 'I will watch the whole video and report the count'));
+    assert.ok(
+      !hasPhrase(
+        'unsupported',
+        'I will watch one two three four five six seven eight nine ten and report',
+      ),
+    );
+  });
+});
