@@ -157,6 +157,12 @@ describe('faultline command', () => {
     assert.equal(result.code, 2);
     assert.match(result.stderr, /unknown option/);
   });
+
+  it('refuses an out-of-range training setting before reading any data', async () => {
+    const result = await faultline('train', '--data', 'examples', '--earliest-share', '0');
+    assert.equal(result.code, 2);
+    assert.match(result.stderr, /--earliest-share must be above 0 and at most 1, got "0"/);
+  });
 });
 
 describe('faultline eval', () => {

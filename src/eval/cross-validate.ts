@@ -17,7 +17,7 @@ import type { Trace } from '../trace/model.js';
 export interface CrossValidationOptions {
   folds?: number;
   /** Fold assignments to average over; each seed is a full k-fold run. */
-  seeds?: number[];
+  seeds?: readonly number[];
   settings?: TrainSettings;
   useGroundTruth?: boolean;
   /** Called after each fold is trained and predicted. */

@@ -6,6 +6,7 @@ import { firstAgentStep, mostFrequentAgent, randomExpectation } from '../attribu
 import { assignFolds } from '../attribution/offline/folds.js';
 import { isTrainable } from '../attribution/offline/inputs.js';
 import type { TrainSettings } from '../attribution/offline/train.js';
+import { DEFAULT_FOLD_SEEDS } from '../attribution/offline/settings.js';
 import { sameAgent } from '../trace/agents.js';
 import type { Trace } from '../trace/model.js';
 import { subsetOf } from '../trace/subset.js';
@@ -30,7 +31,7 @@ export interface ReportRow {
 /** Options of the cross-validated report. */
 export interface ReportOptions {
   folds?: number;
-  seeds?: number[];
+  seeds?: readonly number[];
   settings?: TrainSettings;
   onFold?: (done: number, total: number) => void;
 }
@@ -70,7 +71,7 @@ export function crossValidationReport(
 ): ReportRow[] {
   const usable = traces.filter(isTrainable);
   const folds = options.folds ?? 5;
-  const seeds = options.seeds ?? [0, 1, 2, 3, 4];
+  const seeds = options.seeds ?? DEFAULT_FOLD_SEEDS;
   const rows: ReportRow[] = [];
   const add = (method: string, scored: Keyed[]) => {
     for (const [subset, items] of bySubset(scored)) {

@@ -52,6 +52,7 @@ export function predictOffline(
 }
 
 const round = (value: number) => Number(value.toFixed(4));
+const percent = (value: number) => `${Math.round(value * 100)}%`;
 
 /** Attributes one trace with a loaded model. Synchronous, no I/O. */
 export function attributeWithModel(
@@ -78,26 +79,37 @@ export function attributeWithModel(
   const ranked = joint
     .map((score, step) => ({ step, score }))
     .sort((left, right) => right.score - left.score || left.step - right.step);
-  const best = ranked[0]!;
-  const responsible = agents[0] ?? { agent: trace.steps[best.step]!.agent, probability: 0 };
-  const stepAgent = trace.steps[best.step]!.agent;
+  const top = ranked[0]!;
+  // The decisive error is the earliest one: the agent is the speaker of the earliest step that
+  // scores nearly as well as the top one, and the step is that agent's most likely step. This is
+  // more accurate at both levels than the top step alone (docs/MODEL.md).
+  let earliest = top;
+  for (const entry of ranked) {
+    if (entry.score < model.decoding.earliestShare * top.score) break;
+    if (entry.step < earliest.step) earliest = entry;
+  }
+  const agent = trace.steps[earliest.step]!.agent;
+  const best = ranked.find((entry) => trace.steps[entry.step]!.agent === agent)!;
   const evidence = explainStep(trace, best.step, rows[best.step]!, model.step);
+  const topAgent = trace.steps[top.step]!.agent;
   const reason =
-    stepAgent === responsible.agent
+    topAgent === agent
       ? evidence
-      : `${responsible.agent} is the most likely responsible agent overall, though the most likely decisive step is ${stepAgent}'s. ${evidence}`;
-  const candidates: Candidate[] = ranked.slice(0, 3).map((entry) => ({
+      : `Step ${top.step} (${topAgent}) scores highest (${percent(top.score)}), but ${agent}'s step ${earliest.step} comes earlier and is nearly as likely (${percent(earliest.score)}), so ${agent} is named. ${evidence}`;
+  // The named step first, then the most likely others.
+  const others = ranked.filter((entry) => entry.step !== best.step);
+  const candidates: Candidate[] = [best, ...others].slice(0, 3).map((entry) => ({
     step: entry.step,
     agent: trace.steps[entry.step]!.agent,
     score: round(entry.score),
   }));
   return {
-    agent: responsible.agent,
+    agent,
     step: best.step,
     reason,
     method: 'offline',
     confidence: round(best.score),
-    agentConfidence: round(responsible.probability),
+    agentConfidence: round(agentProbability.get(agent) ?? 0),
     candidates,
     usage: { ...NO_USAGE },
   };

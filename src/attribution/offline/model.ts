@@ -10,7 +10,7 @@ import type { LinearScorer } from './scoring.js';
 import { FEATURE_NAMES } from './feature-names.js';
 
 /** Bumped whenever the file layout or the meaning of a feature changes. */
-export const MODEL_FORMAT_VERSION = 3;
+export const MODEL_FORMAT_VERSION = 4;
 
 const scorerSchema = z.object({
   features: z.array(z.string()),
@@ -23,8 +23,11 @@ const modelSchema = z.object({
   formatVersion: z.literal(MODEL_FORMAT_VERSION),
   step: scorerSchema,
   agent: scorerSchema,
-  /** How the two scorers are combined when choosing the step. */
-  decoding: z.object({ agentWeight: z.number().nonnegative() }),
+  /** How the two scorers are combined when choosing the step and the agent (settings.ts). */
+  decoding: z.object({
+    agentWeight: z.number().nonnegative(),
+    earliestShare: z.number().gt(0).max(1),
+  }),
   training: z.object({
     traces: z.number(),
     stepL2: z.number(),

@@ -38,6 +38,9 @@ describe('offline attributor', () => {
       assert.ok(result.reason.length > 10);
       assert.ok(result.confidence! > 0 && result.confidence! <= 1);
       assert.ok(result.candidates!.length >= 1 && result.candidates!.length <= 3);
+      // The named agent speaks the named step, which leads the candidates.
+      assert.equal(trace.steps[result.step!]!.agent, result.agent, trace.id);
+      assert.equal(result.candidates![0]!.step, result.step);
       assert.deepEqual(result.usage, { calls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 });
     }
   });

@@ -8,11 +8,21 @@ export interface TrainSettings {
   iterations: number;
   /** Weight of the agent scorer when choosing the step: argmax p(step) · p(agent)^w. */
   agentWeight: number;
+  /**
+   * The responsible agent is the speaker of the earliest step whose joint score is at least this
+   * share of the top step's, and the reported step is that agent's most likely one (the decisive
+   * error is the earliest; 1 reports the top step and its speaker).
+   */
+  earliestShare: number;
 }
+
+/** Fold seeds of the cross-validated figures (docs/MODEL.md); each seed is a full k-fold run. */
+export const DEFAULT_FOLD_SEEDS: readonly number[] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
 
 export const DEFAULT_TRAIN_SETTINGS: TrainSettings = {
   stepL2: 0.2,
   agentL2: 0.1,
   iterations: 50,
   agentWeight: 0.5,
+  earliestShare: 0.5,
 };

@@ -54,7 +54,7 @@ export function trainOfflineModel(
     formatVersion: MODEL_FORMAT_VERSION,
     step: { features: [...FEATURE_NAMES], ...step },
     agent: { features: [...AGENT_FEATURE_NAMES], ...agent },
-    decoding: { agentWeight: settings.agentWeight },
+    decoding: { agentWeight: settings.agentWeight, earliestShare: settings.earliestShare },
     training: {
       traces: usable.length,
       stepL2: settings.stepL2,

@@ -19,6 +19,7 @@ export interface TrainFlags {
   stepL2: string;
   agentL2: string;
   agentWeight: string;
+  earliestShare: string;
 }
 
 function positiveNumber(value: string, flag: string): number {
@@ -28,11 +29,25 @@ function positiveNumber(value: string, flag: string): number {
   return number;
 }
 
+function shareOfBest(value: string): number {
+  const number = Number(value);
+  if (!Number.isFinite(number) || number <= 0 || number > 1)
+    throw new UserError(`--earliest-share must be above 0 and at most 1, got "${value}"`);
+  return number;
+}
+
 /** The `train` command's work, loaded only when the command runs. */
 export async function runTrainCommand(
   flags: TrainFlags,
   exit: (code: number) => void,
 ): Promise<void> {
+  const settings = {
+    ...DEFAULT_TRAIN_SETTINGS,
+    stepL2: positiveNumber(flags.stepL2, '--step-l2'),
+    agentL2: positiveNumber(flags.agentL2, '--agent-l2'),
+    agentWeight: positiveNumber(flags.agentWeight, '--agent-weight'),
+    earliestShare: shareOfBest(flags.earliestShare),
+  };
   const traces: Trace[] = [];
   const outcome = await forEachTrace(flags.data, {}, (trace) => {
     traces.push(trace);
@@ -42,12 +57,6 @@ export async function runTrainCommand(
     throw new UserError(
       `need at least 2 traces with agent and step labels; found ${usable.length} in ${flags.data.join(', ')}`,
     );
-  const settings = {
-    ...DEFAULT_TRAIN_SETTINGS,
-    stepL2: positiveNumber(flags.stepL2, '--step-l2'),
-    agentL2: positiveNumber(flags.agentL2, '--agent-l2'),
-    agentWeight: positiveNumber(flags.agentWeight, '--agent-weight'),
-  };
   const data = flags.data.map((path) => relative(process.cwd(), path) || '.');
   const model = trainOfflineModel(usable, settings, data);
   await writeFile(flags.out, `${JSON.stringify(model, null, 1)}\n`).catch((error: unknown) => {

@@ -3,7 +3,7 @@
  * `--cv` also prints the cross-validated table of docs/MODEL.md.
  */
 import type { Command } from 'commander';
-import { DEFAULT_TRAIN_SETTINGS } from '../../attribution/offline/settings.js';
+import { DEFAULT_FOLD_SEEDS, DEFAULT_TRAIN_SETTINGS } from '../../attribution/offline/settings.js';
 import type { TrainFlags } from './train-action.js';
 
 export function registerTrain(program: Command, exit: (code: number) => void): void {
@@ -17,7 +17,11 @@ export function registerTrain(program: Command, exit: (code: number) => void): v
       'also print cross-validated accuracy next to baselines (folds grouped by question)',
     )
     .option('--folds <k>', 'cross-validation folds', '5')
-    .option('--seeds <list>', 'comma-separated fold seeds, each a full k-fold run', '0,1,2,3,4')
+    .option(
+      '--seeds <list>',
+      'comma-separated fold seeds, each a full k-fold run',
+      DEFAULT_FOLD_SEEDS.join(','),
+    )
     .option(
       '--step-l2 <value>',
       'L2 penalty of the step model',
@@ -32,6 +36,11 @@ export function registerTrain(program: Command, exit: (code: number) => void): v
       '--agent-weight <value>',
       'weight of the agent model when choosing the step',
       String(DEFAULT_TRAIN_SETTINGS.agentWeight),
+    )
+    .option(
+      '--earliest-share <value>',
+      'name the agent of the earliest step scoring at least this share of the top step (0 < v ≤ 1)',
+      String(DEFAULT_TRAIN_SETTINGS.earliestShare),
     )
     .addHelpText(
       'after',
