@@ -6,7 +6,7 @@ export interface TrainSettings {
   agentL2: number;
   /** Most Newton iterations per fit. */
   iterations: number;
-  /** Weight of the agent scorer when choosing the step: argmax p(step) · p(agent)^w. */
+  /** Weight of the agent scorer in each step's joint score p(step) · p(agent of the step)^w. */
   agentWeight: number;
   /**
    * The responsible agent is the speaker of the earliest step whose joint score is at least this

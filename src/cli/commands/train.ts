@@ -34,7 +34,7 @@ export function registerTrain(program: Command, exit: (code: number) => void): v
     )
     .option(
       '--agent-weight <value>',
-      'weight of the agent model when choosing the step',
+      "weight of the agent model in each step's joint score",
       String(DEFAULT_TRAIN_SETTINGS.agentWeight),
     )
     .option(
