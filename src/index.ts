@@ -66,7 +66,12 @@ export {
 } from './llm/client.js';
 export { providerNames } from './llm/provider-catalog.js';
 
-export { crossValidationReport, reportMarkdown } from './eval/cross-validation-report.js';
+export {
+  crossValidationRecords,
+  DEFAULT_FOLD_PLAN,
+  type CrossValidationOptions,
+} from './eval/cross-validate.js';
+export { baselineOutcomes, type FoldPlan } from './eval/baselines.js';
 export { runEvaluation, type EvalOptions } from './eval/run-eval.js';
 export { ResultStore, type EvalRecord } from './eval/store.js';
 export { summariseEvaluation, type EvalSummary } from './eval/summary.js';

@@ -4,7 +4,7 @@
 import { UserError } from '../errors.js';
 import { lazyLlmMethod, llmMethodNames, type LlmOptions } from './llm/catalog.js';
 import { createOfflineMethod } from './offline/attributor.js';
-import { firstAgentMethod } from './baselines.js';
+import { firstAgentMethod } from './first-agent.js';
 import type { AttributionMethod } from './method.js';
 
 /** Options that choose and configure a method. */

@@ -204,6 +204,63 @@ describe('faultline eval', () => {
     }
   });
 
+  it('prints the same cross-validated figures as `train --cv` for the same folds', async () => {
+    const home = await mkdtemp(join(tmpdir(), 'faultline-home-'));
+    try {
+      // A small labelled set of both subsets: the shipped examples and a few synthetic traces.
+      const data = join(home, 'data');
+      await run('cp', ['-r', join(ROOT, 'examples'), data]);
+      for (let index = 0; index < 6; index += 1) {
+        const steps = [
+          { role: 'user', name: 'human', content: `Task ${index}: add ${index} and 2.` },
+          { role: 'assistant', name: 'Planner', content: 'Plan: Coder computes, Checker checks.' },
+          { role: 'assistant', name: 'Coder', content: `The sum is ${index + 3}.` },
+          { role: 'assistant', name: 'Checker', content: 'Looks right. TERMINATE' },
+        ];
+        await writeFile(
+          join(data, `synthetic-${index}.json`),
+          JSON.stringify({
+            question: `Task ${index}: add ${index} and 2.`,
+            ground_truth: String(index + 2),
+            history: steps,
+            mistake_agent: 'Coder',
+            mistake_step: '2',
+          }),
+        );
+      }
+      const flags = ['--folds', '2', '--seeds', '0,1'];
+      const env = { ...process.env, FAULTLINE_HOME: home };
+      const options = { cwd: ROOT, env };
+      const trained = await run(
+        process.execPath,
+        [
+          '--import',
+          'tsx',
+          CLI,
+          'train',
+          '--data',
+          data,
+          '--out',
+          join(home, 'm.json'),
+          '--cv',
+          ...flags,
+        ],
+        options,
+      );
+      const evaluated = await run(
+        process.execPath,
+        ['--import', 'tsx', CLI, 'eval', data, '--method', 'offline-cv', '--both', ...flags],
+        options,
+      );
+      const table = (text: string) => text.slice(text.indexOf('| method |'));
+      assert.match(table(trained.stdout), /\| offline-cv \(without GT\) \| overall \| 8 \|/);
+      assert.match(table(trained.stdout), /most frequent agent \(cross-validated\)/);
+      assert.equal(table(evaluated.stdout), table(trained.stdout));
+    } finally {
+      await rm(home, { recursive: true, force: true });
+    }
+  });
+
   it('refuses an unknown report kind', async () => {
     const result = await faultline('eval', 'examples', '-o', 'report.pdf');
     assert.equal(result.code, 2);

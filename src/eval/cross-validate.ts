@@ -1,23 +1,33 @@
 /**
  * Cross-validated predictions of the offline model: k folds grouped by question and stratified by
  * subset, repeated over seeds; every trace is predicted by a model that never saw its question.
+ * They become ordinary evaluation records (method `offline-cv`, one per trace and seed), so
+ * `faultline eval` and `faultline train --cv` summarise and print them with the same code.
  */
+import { performance } from 'node:perf_hooks';
 import { isTrainable } from '../attribution/offline/inputs.js';
 import { assignFolds } from '../attribution/offline/folds.js';
 import { attributeWithModel } from '../attribution/offline/attributor.js';
+import { DEFAULT_FOLD_SEEDS } from '../attribution/offline/settings.js';
 import {
   DEFAULT_TRAIN_SETTINGS,
   trainOfflineModel,
   type TrainSettings,
 } from '../attribution/offline/train.js';
 import type { Attribution } from '../attribution/method.js';
+import { traceHash } from '../trace/hash.js';
 import type { Trace } from '../trace/model.js';
+import type { FoldPlan } from './baselines.js';
+import { CROSS_VALIDATED_OFFLINE } from './constants.js';
+import { recordOf, type EvalRecord } from './store.js';
+
+/** The folds of the cross-validated figures in docs/MODEL.md. */
+export const DEFAULT_FOLD_PLAN: FoldPlan = { folds: 5, seeds: DEFAULT_FOLD_SEEDS };
 
 /** Cross-validation settings. */
 export interface CrossValidationOptions {
-  folds?: number;
-  /** Fold assignments to average over; each seed is a full k-fold run. */
-  seeds?: readonly number[];
+  /** Folds and the seeds of their assignments (default: DEFAULT_FOLD_PLAN). */
+  plan?: FoldPlan;
   settings?: TrainSettings;
   useGroundTruth?: boolean;
   /** Called after each fold is trained and predicted. */
@@ -36,8 +46,7 @@ export function crossValidateOffline(
   traces: readonly Trace[],
   options: CrossValidationOptions = {},
 ): HeldOutPrediction[] {
-  const folds = options.folds ?? 5;
-  const seeds = options.seeds ?? [0];
+  const { folds, seeds } = options.plan ?? DEFAULT_FOLD_PLAN;
   const settings = options.settings ?? DEFAULT_TRAIN_SETTINGS;
   const usable = traces.filter(isTrainable);
   const out: HeldOutPrediction[] = [];
@@ -54,9 +63,12 @@ export function crossValidateOffline(
         out.push({
           seed,
           trace,
-          attribution: attributeWithModel(trace, model, {
-            useGroundTruth: options.useGroundTruth !== false,
-          }),
+          attribution: {
+            ...attributeWithModel(trace, model, {
+              useGroundTruth: options.useGroundTruth !== false,
+            }),
+            method: CROSS_VALIDATED_OFFLINE,
+          },
         });
       });
       done += 1;
@@ -64,4 +76,30 @@ export function crossValidateOffline(
     }
   }
   return out;
+}
+
+/**
+ * Cross-validated evaluation records of the offline model, one per trainable trace and seed; time
+ * per record is the whole run's (training included) divided by the records.
+ */
+export function crossValidationRecords(
+  traces: readonly Trace[],
+  options: CrossValidationOptions = {},
+): EvalRecord[] {
+  const started = performance.now();
+  const predictions = crossValidateOffline(traces, options);
+  const milliseconds = (performance.now() - started) / Math.max(1, predictions.length);
+  const keys = new Map<Trace, string>();
+  return predictions.map(({ seed, trace, attribution }) => {
+    let traceKey = keys.get(trace);
+    if (traceKey === undefined) keys.set(trace, (traceKey = traceHash(trace)));
+    return recordOf(attribution, {
+      method: CROSS_VALIDATED_OFFLINE,
+      useGroundTruth: options.useGroundTruth !== false,
+      trace,
+      traceKey,
+      milliseconds,
+      foldSeed: seed,
+    });
+  });
 }

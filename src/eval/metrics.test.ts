@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { randomExpectation } from '../attribution/baselines.js';
+import { randomExpectation } from './baselines.js';
 import { buildTrace } from '../trace/build-trace.js';
 import {
   estimate,
@@ -40,7 +40,13 @@ describe('metrics', () => {
       ],
       labels: { agent: 'A', step: 7 },
     });
-    assert.deepEqual(randomExpectation(trace), { agent: 0.5, step: 0 });
+    assert.deepEqual(randomExpectation(trace), {
+      agent: 0.5,
+      step: 0,
+      stepWithin1: 0,
+      stepWithin3: 0,
+      stepLenient: 0,
+    });
   });
 
   it('counts within ±1 and ±3', () => {
@@ -62,7 +68,13 @@ describe('metrics', () => {
       labels: { agent: 'B', step: 3 },
     });
     // Candidates are the three agent steps (1, 3, 4) and the two agents among them.
-    assert.deepEqual(randomExpectation(trace), { agent: 1 / 2, step: 1 / 3 });
+    assert.deepEqual(randomExpectation(trace), {
+      agent: 1 / 2,
+      step: 1 / 3,
+      stepWithin1: 2 / 3,
+      stepWithin3: 1,
+      stepLenient: 1 / 3,
+    });
   });
 
   it('gives the same bootstrap interval for the same seed', () => {

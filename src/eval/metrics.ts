@@ -9,6 +9,11 @@ import { sameAgent } from '../trace/agents.js';
 /** One prediction next to its labels. */
 export interface Scored {
   subset: string;
+  /**
+   * The trace this prediction is for. Predictions sharing a key (one per fold seed) are averaged
+   * into one outcome before bootstrapping: the trace, not its copies, is the unit of evidence.
+   */
+  key?: string;
   /** null when the method could not tell (an unreadable reply): never correct. */
   predictedAgent: string | null;
   predictedStep: number | null;
@@ -100,31 +105,62 @@ export interface AccuracySummary {
   stepLenient: Estimate;
 }
 
-/** Accuracies of a list of scored predictions. */
-export function summarise(scored: readonly Scored[], seed?: number): AccuracySummary {
-  const options = seed === undefined ? {} : { seed };
+/** One trace's outcome under each accuracy: 0 or 1, or a fraction for averages and expectations. */
+export type Outcomes = { [Measure in keyof AccuracySummary]: number };
+
+/** The outcomes of one prediction. */
+export function outcomesOf(item: Scored): Outcomes {
+  const hit = (correct: boolean) => (correct ? 1 : 0);
   return {
-    agent: estimate(
-      scored.map((item) => (agentCorrect(item.predictedAgent, item.labelAgent) ? 1 : 0)),
-      options,
-    ),
-    step: estimate(
-      scored.map((item) => (stepCorrect(item.predictedStep, item.labelStep) ? 1 : 0)),
-      options,
-    ),
-    stepWithin1: estimate(
-      scored.map((item) => (stepWithin(item.predictedStep, item.labelStep, 1) ? 1 : 0)),
-      options,
-    ),
-    stepWithin3: estimate(
-      scored.map((item) => (stepWithin(item.predictedStep, item.labelStep, 3) ? 1 : 0)),
-      options,
-    ),
-    stepLenient: estimate(
-      scored.map((item) => (lenientStepMatch(item.predictedStep, item.labelStep) ? 1 : 0)),
-      options,
-    ),
+    agent: hit(agentCorrect(item.predictedAgent, item.labelAgent)),
+    step: hit(stepCorrect(item.predictedStep, item.labelStep)),
+    stepWithin1: hit(stepWithin(item.predictedStep, item.labelStep, 1)),
+    stepWithin3: hit(stepWithin(item.predictedStep, item.labelStep, 3)),
+    stepLenient: hit(lenientStepMatch(item.predictedStep, item.labelStep)),
   };
+}
+
+/**
+ * Accuracies of per-trace outcomes. Items sharing a key are averaged first, so repeated fold seeds
+ * tighten the estimate of each trace without counting it twice in the bootstrap.
+ */
+export function summariseOutcomes(
+  items: readonly { key?: string; outcomes: Outcomes }[],
+  seed?: number,
+): AccuracySummary {
+  const groups = new Map<string | number, Outcomes[]>();
+  items.forEach((item, index) => {
+    const key = item.key ?? index;
+    const group = groups.get(key);
+    if (group) group.push(item.outcomes);
+    else groups.set(key, [item.outcomes]);
+  });
+  const options = seed === undefined ? {} : { seed };
+  const of = (measure: keyof AccuracySummary) =>
+    estimate(
+      [...groups.values()].map(
+        (group) => group.reduce((sum, outcomes) => sum + outcomes[measure], 0) / group.length,
+      ),
+      options,
+    );
+  return {
+    agent: of('agent'),
+    step: of('step'),
+    stepWithin1: of('stepWithin1'),
+    stepWithin3: of('stepWithin3'),
+    stepLenient: of('stepLenient'),
+  };
+}
+
+/** Accuracies of a list of scored predictions (averaged per trace key first, when keys repeat). */
+export function summarise(scored: readonly Scored[], seed?: number): AccuracySummary {
+  return summariseOutcomes(
+    scored.map((item) => ({
+      ...(item.key === undefined ? {} : { key: item.key }),
+      outcomes: outcomesOf(item),
+    })),
+    seed,
+  );
 }
 
 /** Groups scored items by subset, with an `overall` group. */

@@ -80,6 +80,13 @@ export function paperTable(rows: readonly SummaryRow[]): string {
   return lines.join('\n');
 }
 
+/** What the terminal shows of a report: its notes and the accuracy table. */
+export function terminalReport(summary: EvalSummary): string {
+  return `${reportNotes(summary)
+    .map((note) => `- ${note}`)
+    .join('\n')}\n\n${accuracyTable(summary.rows)}\n`;
+}
+
 /** Calls, tokens, cost and time per method (totals over all subsets). */
 export function usageTable(rows: readonly SummaryRow[]): string {
   const lines = [

@@ -1,23 +1,23 @@
 /**
  * Runs methods over labelled traces, storing each result as it arrives and skipping what the
  * store already holds. `offline-cv` evaluates the offline model by cross-validation on the traces
- * themselves (folds grouped by question), the honest way to score it on its own training data.
+ * themselves (folds grouped by question, over several fold seeds), the honest way to score it on
+ * its own training data.
  */
 import { performance } from 'node:perf_hooks';
-import { isTrainable } from '../attribution/offline/inputs.js';
-import type { Attribution } from '../attribution/method.js';
-import { llmMethodNames, type LlmOptions } from '../attribution/llm/catalog.js';
-import { getMethod } from '../attribution/registry.js';
 import pLimit from 'p-limit';
+import { llmMethodNames, type LlmOptions } from '../attribution/llm/catalog.js';
+import { loadOfflineModel } from '../attribution/offline/attributor.js';
+import { isTrainable } from '../attribution/offline/inputs.js';
+import { getMethod } from '../attribution/registry.js';
 import { UserError } from '../errors.js';
 import { traceHash } from '../trace/hash.js';
 import type { Trace } from '../trace/model.js';
-import { subsetOf } from '../trace/subset.js';
+import type { FoldPlan } from './baselines.js';
 import { CROSS_VALIDATED_OFFLINE } from './constants.js';
-import { crossValidateOffline } from './cross-validate.js';
+import { crossValidationRecords, DEFAULT_FOLD_PLAN } from './cross-validate.js';
 import { agentCorrect, stepCorrect } from './metrics.js';
-import { recordKey, type EvalRecord, type ResultStore } from './store.js';
-import { loadOfflineModel } from '../attribution/offline/attributor.js';
+import { recordKey, recordOf, type EvalRecord, type ResultStore } from './store.js';
 
 export { CROSS_VALIDATED_OFFLINE } from './constants.js';
 
@@ -45,6 +45,8 @@ export interface EvalOptions {
   llm?: LlmOptions;
   /** Traces evaluated at once by LLM methods (default 1). */
   concurrency?: number;
+  /** Folds and seeds of `offline-cv` and of the learned baselines (default: DEFAULT_FOLD_PLAN). */
+  plan?: FoldPlan;
   onProgress?: (progress: EvalProgress) => void;
 }
 
@@ -62,38 +64,8 @@ export interface EvalRunInfo {
   includeTrain: boolean;
   /** Traces without usable labels, skipped. */
   unlabelled: number;
-}
-
-function toRecord(
-  method: string,
-  useGroundTruth: boolean,
-  trace: Trace,
-  key: string,
-  result: Attribution,
-  milliseconds: number,
-): EvalRecord {
-  return {
-    method,
-    useGroundTruth,
-    traceKey: key,
-    file: trace.source ?? trace.id,
-    id: trace.id,
-    subset: subsetOf(trace),
-    steps: trace.steps.length,
-    predicted: {
-      agent: result.agent,
-      step: result.step,
-      reason: result.reason,
-      ...(result.confidence === undefined ? {} : { confidence: result.confidence }),
-      ...(result.unparsed ? { unparsed: true } : {}),
-    },
-    label: {
-      ...(trace.labels?.agent ? { agent: trace.labels.agent } : {}),
-      ...(trace.labels?.step === undefined ? {} : { step: trace.labels.step }),
-    },
-    usage: result.usage,
-    milliseconds: Number(milliseconds.toFixed(3)),
-  };
+  /** Folds and seeds of cross-validated records and of the learned baselines. */
+  plan: FoldPlan;
 }
 
 /** Evaluates every method and setting; returns the records of this run (stored or new). */
@@ -108,6 +80,7 @@ export async function runEvaluation(
     excludedTrainingTraces: 0,
     includeTrain: Boolean(options.includeTrain),
     unlabelled: traces.length - labelled.length,
+    plan: options.plan ?? DEFAULT_FOLD_PLAN,
   };
   if (labelled.length === 0)
     throw new UserError(
@@ -164,6 +137,40 @@ export async function runEvaluation(
           resumed: progress.resumed,
         });
       };
+      if (attributor === undefined) {
+        // One record per trace and seed; a seed missing any record is cross-validated again, with
+        // folds drawn over all labelled traces so results do not depend on what was resumed.
+        progress.total = selected.length * info.plan.seeds.length;
+        const missing = info.plan.seeds.filter((foldSeed) => {
+          const stored = selected.map((item) =>
+            store.get(
+              recordKey({
+                method,
+                useGroundTruth,
+                traceKey: item.key,
+                file: item.trace.source ?? item.trace.id,
+                foldSeed,
+              }),
+            ),
+          );
+          if (stored.every((record) => record !== undefined)) {
+            for (const record of stored) report(record!, true);
+            return false;
+          }
+          return true;
+        });
+        if (missing.length === 0) continue;
+        const wanted = new Set(selected.map((item) => item.key));
+        for (const record of crossValidationRecords(labelled, {
+          plan: { folds: info.plan.folds, seeds: missing },
+          useGroundTruth,
+        })) {
+          if (!wanted.has(record.traceKey)) continue;
+          store.add(record);
+          report(record, false);
+        }
+        continue;
+      }
       const pending = selected.filter((item) => {
         const stored = store.get(
           recordKey({
@@ -177,29 +184,6 @@ export async function runEvaluation(
         return !stored;
       });
       if (pending.length === 0) continue;
-
-      if (attributor === undefined) {
-        // Folds are drawn over all labelled traces so results do not depend on what was resumed.
-        const started = performance.now();
-        const predictions = crossValidateOffline(labelled, { useGroundTruth, seeds: [0] });
-        const perTrace = (performance.now() - started) / Math.max(1, predictions.length);
-        const byTrace = new Map(
-          predictions.map((prediction) => [prediction.trace, prediction.attribution]),
-        );
-        for (const item of pending) {
-          const record = toRecord(
-            method,
-            useGroundTruth,
-            item.trace,
-            item.key,
-            { ...byTrace.get(item.trace)!, method },
-            perTrace,
-          );
-          store.add(record);
-          report(record, false);
-        }
-        continue;
-      }
       if (method === 'offline') loadOfflineModel(options.modelPath); // load once before timing
       const limit = pLimit(method === 'offline' ? 1 : (options.concurrency ?? 1));
       await Promise.all(
@@ -210,14 +194,13 @@ export async function runEvaluation(
               useGroundTruth,
               ...(options.llm?.maxCalls ? { maxCalls: options.llm.maxCalls } : {}),
             });
-            const record = toRecord(
+            const record = recordOf(result, {
               method,
               useGroundTruth,
-              item.trace,
-              item.key,
-              result,
-              performance.now() - started,
-            );
+              trace: item.trace,
+              traceKey: item.key,
+              milliseconds: performance.now() - started,
+            });
             store.add(record);
             report(record, false);
           }),

@@ -5,12 +5,16 @@
  */
 import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { Usage } from '../attribution/method.js';
+import type { Attribution, Usage } from '../attribution/method.js';
+import type { Trace } from '../trace/model.js';
+import { subsetOf } from '../trace/subset.js';
 
 /** One evaluated trace under one method and setting. */
 export interface EvalRecord {
   method: string;
   useGroundTruth: boolean;
+  /** Cross-validated records: the fold assignment's seed (one record per trace and seed). */
+  foldSeed?: number;
   /** Content hash of the trace: the resumption key. */
   traceKey: string;
   file: string;
@@ -32,9 +36,53 @@ export interface EvalRecord {
 
 /** Key of a record within a run. */
 export function recordKey(
-  record: Pick<EvalRecord, 'method' | 'useGroundTruth' | 'traceKey' | 'file'>,
+  record: Pick<EvalRecord, 'method' | 'useGroundTruth' | 'traceKey' | 'file' | 'foldSeed'>,
 ): string {
-  return `${record.method}|${record.useGroundTruth ? 'gt' : 'no-gt'}|${record.traceKey}|${record.file}`;
+  const seed = record.foldSeed === undefined ? '' : `|seed ${record.foldSeed}`;
+  return `${record.method}|${record.useGroundTruth ? 'gt' : 'no-gt'}|${record.traceKey}|${record.file}${seed}`;
+}
+
+/** The trace a record is about, the same for every method, setting and seed. */
+export function recordTraceKey(record: Pick<EvalRecord, 'traceKey' | 'file'>): string {
+  return `${record.traceKey}|${record.file}`;
+}
+
+/** What was predicted for one trace under one method and setting, as stored. */
+export function recordOf(
+  attribution: Attribution,
+  context: {
+    method: string;
+    useGroundTruth: boolean;
+    trace: Trace;
+    traceKey: string;
+    milliseconds: number;
+    foldSeed?: number;
+  },
+): EvalRecord {
+  const { trace } = context;
+  return {
+    method: context.method,
+    useGroundTruth: context.useGroundTruth,
+    ...(context.foldSeed === undefined ? {} : { foldSeed: context.foldSeed }),
+    traceKey: context.traceKey,
+    file: trace.source ?? trace.id,
+    id: trace.id,
+    subset: subsetOf(trace),
+    steps: trace.steps.length,
+    predicted: {
+      agent: attribution.agent,
+      step: attribution.step,
+      reason: attribution.reason,
+      ...(attribution.confidence === undefined ? {} : { confidence: attribution.confidence }),
+      ...(attribution.unparsed ? { unparsed: true } : {}),
+    },
+    label: {
+      ...(trace.labels?.agent ? { agent: trace.labels.agent } : {}),
+      ...(trace.labels?.step === undefined ? {} : { step: trace.labels.step }),
+    },
+    usage: attribution.usage,
+    milliseconds: Number(context.milliseconds.toFixed(3)),
+  };
 }
 
 /** An append-only JSON Lines file of EvalRecords. */

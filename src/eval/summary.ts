@@ -2,20 +2,17 @@
  * Turns evaluation records into the report's numbers: accuracy with intervals per method, setting
  * and subset; the baselines on the same traces; usage and time; the predicted-minus-true histogram.
  */
-import { firstAgentStep, mostFrequentAgent, randomCandidates } from '../attribution/baselines.js';
 import { isTrainable } from '../attribution/offline/inputs.js';
-import { sameAgent } from '../trace/agents.js';
 import type { Trace } from '../trace/model.js';
-import { subsetOf } from '../trace/subset.js';
+import { baselineOutcomes } from './baselines.js';
 import {
   bySubset,
-  estimate,
-  lenientStepMatch,
   summarise,
+  summariseOutcomes,
   type AccuracySummary,
   type Scored,
 } from './metrics.js';
-import type { EvalRecord } from './store.js';
+import { recordTraceKey, type EvalRecord } from './store.js';
 import type { EvalRunInfo } from './run-eval.js';
 
 /** One row of the report. */
@@ -92,6 +89,7 @@ export function methodLabel(method: string, useGroundTruth?: boolean): string {
 function scoredOf(record: EvalRecord): Scored {
   return {
     subset: record.subset,
+    key: recordTraceKey(record),
     predictedAgent: record.predicted.agent,
     predictedStep: record.predicted.step,
     labelAgent: record.label.agent,
@@ -99,43 +97,19 @@ function scoredOf(record: EvalRecord): Scored {
   };
 }
 
-/** Exact expected accuracies of a uniform random guess (no sampling). */
-function randomExpected(trace: Trace): {
-  agent: number;
-  step: number;
-  within1: number;
-  within3: number;
-  lenient: number;
-} {
-  const candidates = randomCandidates(trace);
-  const label = trace.labels?.step;
-  const share = (hit: (step: number) => boolean) =>
-    label === undefined ? 0 : candidates.filter(hit).length / candidates.length;
-  const agents = [...new Set(candidates.map((index) => trace.steps[index]!.agent))];
-  const labelAgent = trace.labels?.agent;
-  return {
-    agent:
-      labelAgent && agents.some((agent) => sameAgent(agent, labelAgent)) ? 1 / agents.length : 0,
-    step: share((step) => step === label),
-    within1: share((step) => Math.abs(step - label!) <= 1),
-    within3: share((step) => Math.abs(step - label!) <= 3),
-    lenient: share((step) => lenientStepMatch(step, label)),
-  };
-}
-
 function usageRow(records: readonly EvalRecord[]) {
   const sum = (pick: (record: EvalRecord) => number) =>
     records.reduce((total, record) => total + pick(record), 0);
+  // Cross-validated runs hold one record per trace and fold seed: count and time traces.
+  const traces = new Set(records.map(recordTraceKey)).size;
   return {
-    traces: records.length,
+    traces,
     calls: sum((record) => record.usage.calls),
     inputTokens: sum((record) => record.usage.inputTokens),
     outputTokens: sum((record) => record.usage.outputTokens),
     costUsd: Number(sum((record) => record.usage.costUsd ?? 0).toFixed(6)),
     millisecondsPerTrace:
-      records.length > 0
-        ? Number((sum((record) => record.milliseconds) / records.length).toFixed(3))
-        : 0,
+      traces > 0 ? Number((sum((record) => record.milliseconds) / traces).toFixed(3)) : 0,
   };
 }
 
@@ -182,64 +156,18 @@ export function summariseEvaluation(
     stepErrors[methodLabel(method, useGroundTruth)] = histogram;
   }
 
-  const labelled = traces.filter(isTrainable);
-  const baseline = (method: string, scored: Scored[]) => {
-    for (const [subset, items] of bySubset(scored))
+  // Baselines on every labelled trace, learned ones on the same folds as `offline-cv`.
+  for (const { method, items } of baselineOutcomes(traces.filter(isTrainable), info.plan)) {
+    for (const [subset, group] of bySubset(items)) {
       rows.push({
         method,
         subset,
         baseline: true,
-        accuracy: summarise(items),
-        traces: items.length,
+        accuracy: summariseOutcomes(group),
+        traces: new Set(group.map((item) => item.key)).size,
         ...NO_USAGE_ROW,
       });
-  };
-  const scored = (trace: Trace, agent: string, step: number): Scored => ({
-    subset: subsetOf(trace),
-    predictedAgent: agent,
-    predictedStep: step,
-    labelAgent: trace.labels?.agent,
-    labelStep: trace.labels?.step,
-  });
-  baseline(
-    'first agent step',
-    labelled.map((trace) =>
-      scored(trace, trace.steps[firstAgentStep(trace)]?.agent ?? '', firstAgentStep(trace)),
-    ),
-  );
-  const frequentBySubset = new Map(
-    [...bySubset(labelled.map((trace) => ({ subset: subsetOf(trace), trace })))].map(
-      ([subset, items]) => [subset, mostFrequentAgent(items.map((item) => item.trace)) ?? ''],
-    ),
-  );
-  baseline(
-    'most frequent agent (in-sample)',
-    labelled.map((trace) => {
-      const agent = frequentBySubset.get(subsetOf(trace)) ?? '';
-      const step = trace.steps.findIndex((candidate) => sameAgent(candidate.agent, agent));
-      return scored(trace, agent, step === -1 ? firstAgentStep(trace) : step);
-    }),
-  );
-  for (const [subset, items] of bySubset(
-    labelled.map((trace) => ({ subset: subsetOf(trace), trace })),
-  )) {
-    const expectations = items.map((item) => randomExpected(item.trace));
-    const of = (pick: (value: ReturnType<typeof randomExpected>) => number) =>
-      estimate(expectations.map(pick));
-    rows.push({
-      method: 'random (expected)',
-      subset,
-      baseline: true,
-      accuracy: {
-        agent: of((value) => value.agent),
-        step: of((value) => value.step),
-        stepWithin1: of((value) => value.within1),
-        stepWithin3: of((value) => value.within3),
-        stepLenient: of((value) => value.lenient),
-      },
-      traces: items.length,
-      ...NO_USAGE_ROW,
-    });
+    }
   }
   return { generatedAt: new Date().toISOString(), rows, stepErrors, info, records: [...records] };
 }

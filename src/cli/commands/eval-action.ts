@@ -12,15 +12,16 @@ import { openDatabase } from '../../store/database.js';
 import { Repository } from '../../store/repository.js';
 import { UserError } from '../../errors.js';
 import { renderHtmlReport } from '../../eval/report-html.js';
-import { accuracyTable, renderMarkdownReport, reportNotes } from '../../eval/report-markdown.js';
+import { renderMarkdownReport, terminalReport } from '../../eval/report-markdown.js';
 import { CROSS_VALIDATED_OFFLINE, runEvaluation, type EvalProgress } from '../../eval/run-eval.js';
 import { ResultStore } from '../../eval/store.js';
 import { summariseEvaluation, methodLabel } from '../../eval/summary.js';
 import type { Trace } from '../../trace/model.js';
 import { forEachTrace, finishBatch } from '../batch.js';
+import { foldPlanOf, type FoldFlags } from '../fold-options.js';
 import { llmOptionsOf, wholeNumber, type LlmFlags } from '../llm-options.js';
 
-export interface EvalFlags extends LlmFlags {
+export interface EvalFlags extends LlmFlags, FoldFlags {
   concurrency: string;
   method: string;
   modelFile?: string;
@@ -62,6 +63,7 @@ export async function runEvalCommand(
     .filter(Boolean);
   const llm = llmOptionsOf(flags);
   const concurrency = wholeNumber(flags.concurrency, '--concurrency', 1);
+  const plan = foldPlanOf(flags);
   // Unknown methods, a missing --model or a missing key fail here, before any trace is read.
   for (const method of methods) if (method !== CROSS_VALIDATED_OFFLINE) getMethod(method, { llm });
   for (const file of flags.out ?? []) {
@@ -88,14 +90,11 @@ export async function runEvalCommand(
     includeTrain: Boolean(flags.includeTrain),
     llm,
     concurrency,
+    plan,
     onProgress: progressPrinter(),
   });
   const summary = summariseEvaluation(records, traces, info);
-  process.stdout.write(
-    `${reportNotes(summary)
-      .map((note) => `- ${note}`)
-      .join('\n')}\n\n${accuracyTable(summary.rows)}\n`,
-  );
+  process.stdout.write(terminalReport(summary));
   process.stderr.write(`results stored in ${store.file}\n`);
   try {
     // Kept in the database too, so `faultline launch` can show it.

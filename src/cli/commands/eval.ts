@@ -5,6 +5,7 @@
 import type { Command } from 'commander';
 import { listMethods } from '../../attribution/registry.js';
 import { CROSS_VALIDATED_OFFLINE } from '../../eval/constants.js';
+import { addFoldOptions } from '../fold-options.js';
 import { addLlmOptions } from '../llm-options.js';
 import type { EvalFlags } from './eval-action.js';
 
@@ -36,10 +37,10 @@ export function registerEval(program: Command, exit: (code: number) => void): vo
     )
     .option('--format <name>', 'read as this format instead of detecting it')
     .option('--concurrency <n>', 'traces evaluated at once by LLM methods', '4');
-  addLlmOptions(command)
+  addFoldOptions(addLlmOptions(command))
     .addHelpText(
       'after',
-      `\nExamples:\n  faultline eval ../shared/datasets/who-and-when --method ${CROSS_VALIDATED_OFFLINE},first-agent --both -o report.html report.md\n  faultline eval labelled-runs/ --method offline -o report.json\n\nThe offline model's training traces are left out of its evaluation (matched by content hash);\n${CROSS_VALIDATED_OFFLINE} scores it by 5-fold cross-validation grouped by question instead.`,
+      `\nExamples:\n  faultline eval ../shared/datasets/who-and-when --method ${CROSS_VALIDATED_OFFLINE},first-agent --both -o report.html report.md\n  faultline eval labelled-runs/ --method offline -o report.json\n\nThe offline model's training traces are left out of its evaluation (matched by content hash);\n${CROSS_VALIDATED_OFFLINE} scores it by cross-validation grouped by question instead (--folds, --seeds:\nthe same flags and figures as \`faultline train --cv\`).`,
     )
     .action(async (paths: string[], flags: EvalFlags) => {
       const { runEvalCommand } = await import('./eval-action.js');

@@ -6,16 +6,17 @@ import { writeFile } from 'node:fs/promises';
 import { relative } from 'node:path';
 import { DEFAULT_TRAIN_SETTINGS, trainOfflineModel } from '../../attribution/offline/train.js';
 import { UserError } from '../../errors.js';
-import { crossValidationReport, reportMarkdown } from '../../eval/cross-validation-report.js';
+import { crossValidationRecords } from '../../eval/cross-validate.js';
+import { terminalReport } from '../../eval/report-markdown.js';
+import { summariseEvaluation } from '../../eval/summary.js';
 import type { Trace } from '../../trace/model.js';
 import { forEachTrace, finishBatch } from '../batch.js';
+import { foldPlanOf, type FoldFlags } from '../fold-options.js';
 
-export interface TrainFlags {
+export interface TrainFlags extends FoldFlags {
   data: string[];
   out: string;
   cv?: boolean;
-  folds: string;
-  seeds: string;
   stepL2: string;
   agentL2: string;
   agentWeight: string;
@@ -48,6 +49,7 @@ export async function runTrainCommand(
     agentWeight: positiveNumber(flags.agentWeight, '--agent-weight'),
     earliestShare: shareOfBest(flags.earliestShare),
   };
+  const plan = flags.cv ? foldPlanOf(flags) : undefined;
   const traces: Trace[] = [];
   const outcome = await forEachTrace(flags.data, {}, (trace) => {
     traces.push(trace);
@@ -68,21 +70,24 @@ export async function runTrainCommand(
   process.stderr.write(
     `trained on ${usable.length} labelled traces (${traces.length - usable.length} without usable labels skipped); wrote ${flags.out}\n`,
   );
-  if (flags.cv) {
-    const folds = Math.round(positiveNumber(flags.folds, '--folds'));
-    if (folds < 2) throw new UserError('--folds must be at least 2');
-    const seeds = flags.seeds
-      .split(',')
-      .map((seed) => Math.round(positiveNumber(seed.trim(), '--seeds')));
-    const rows = crossValidationReport(usable, {
-      folds,
-      seeds,
-      settings,
-      onFold: (done, total) =>
-        process.stderr.isTTY && process.stderr.write(`\rcross-validating: fold ${done}/${total}`),
-    });
+  if (plan) {
+    // The same records, baselines and table as `faultline eval --method offline-cv --both`.
+    const total = plan.folds * plan.seeds.length * 2;
+    let done = 0;
+    const onFold = () =>
+      process.stderr.isTTY &&
+      process.stderr.write(`\rcross-validating: fold ${(done += 1)}/${total}`);
+    const records = [true, false].flatMap((useGroundTruth) =>
+      crossValidationRecords(usable, { plan, settings, useGroundTruth, onFold }),
+    );
     if (process.stderr.isTTY) process.stderr.write('\n');
-    process.stdout.write(`${reportMarkdown(rows)}\n`);
+    const summary = summariseEvaluation(records, usable, {
+      excludedTrainingTraces: 0,
+      includeTrain: false,
+      unlabelled: traces.length - usable.length,
+      plan,
+    });
+    process.stdout.write(terminalReport(summary));
   }
   exit(finishBatch(outcome));
 }

@@ -3,11 +3,12 @@
  * `--cv` also prints the cross-validated table of docs/MODEL.md.
  */
 import type { Command } from 'commander';
-import { DEFAULT_FOLD_SEEDS, DEFAULT_TRAIN_SETTINGS } from '../../attribution/offline/settings.js';
+import { DEFAULT_TRAIN_SETTINGS } from '../../attribution/offline/settings.js';
+import { addFoldOptions } from '../fold-options.js';
 import type { TrainFlags } from './train-action.js';
 
 export function registerTrain(program: Command, exit: (code: number) => void): void {
-  program
+  const command = program
     .command('train')
     .description('train the offline model on labelled traces (reproduces the shipped model)')
     .requiredOption('-d, --data <folders...>', 'labelled trace files or folders (e.g. Who&When)')
@@ -15,12 +16,6 @@ export function registerTrain(program: Command, exit: (code: number) => void): v
     .option(
       '--cv',
       'also print cross-validated accuracy next to baselines (folds grouped by question)',
-    )
-    .option('--folds <k>', 'cross-validation folds', '5')
-    .option(
-      '--seeds <list>',
-      'comma-separated fold seeds, each a full k-fold run',
-      DEFAULT_FOLD_SEEDS.join(','),
     )
     .option(
       '--step-l2 <value>',
@@ -41,7 +36,8 @@ export function registerTrain(program: Command, exit: (code: number) => void): v
       '--earliest-share <value>',
       'name the agent of the earliest step scoring at least this share of the top step (0 < v ≤ 1)',
       String(DEFAULT_TRAIN_SETTINGS.earliestShare),
-    )
+    );
+  addFoldOptions(command)
     .addHelpText(
       'after',
       '\nExamples:\n  faultline train --data ../shared/datasets/who-and-when --out models/offline-model.json\n  faultline train --data ../shared/datasets/who-and-when --out /tmp/m.json --cv',

@@ -1,0 +1,125 @@
+/**
+ * Every baseline the evaluations report, computed once for `faultline eval` and `faultline train
+ * --cv` alike: the first agent step, the most frequent responsible agent (learned on the training
+ * folds only, as a method would be) and the exact expectation of a uniform random guess.
+ */
+import { firstAgentStep } from '../attribution/first-agent.js';
+import { assignFolds } from '../attribution/offline/folds.js';
+import { sameAgent } from '../trace/agents.js';
+import type { Trace } from '../trace/model.js';
+import { subsetOf } from '../trace/subset.js';
+import { lenientStepMatch, outcomesOf, type Outcomes } from './metrics.js';
+
+/** How cross-validated figures are drawn: k folds grouped by question, repeated over seeds. */
+export interface FoldPlan {
+  folds: number;
+  seeds: readonly number[];
+}
+
+/** One baseline's outcome on one trace (one per seed where the baseline learns from folds). */
+export interface BaselineItem {
+  subset: string;
+  /** Identifies the trace: outcomes of the same trace are averaged before bootstrapping. */
+  key: string;
+  outcomes: Outcomes;
+}
+
+/** One baseline's outcomes over a set of traces. */
+export interface BaselineOutcomes {
+  method: string;
+  items: BaselineItem[];
+}
+
+/** Steps a random guess would pick among: every step spoken by an agent (all steps if none). */
+export function randomCandidates(trace: Trace): number[] {
+  const agentSteps = trace.steps.filter((step) => step.role === 'agent').map((step) => step.index);
+  return agentSteps.length > 0 ? agentSteps : trace.steps.map((step) => step.index);
+}
+
+/**
+ * Exact expected accuracies of a uniform random guess over the candidate steps (step measures) and
+ * over the distinct agents among them (agent level). No sampling: the expectation is computed.
+ */
+export function randomExpectation(trace: Trace): Outcomes {
+  const candidates = randomCandidates(trace);
+  const label = trace.labels?.step;
+  const share = (hit: (step: number, label: number) => boolean) =>
+    label === undefined
+      ? 0
+      : candidates.filter((step) => hit(step, label)).length / candidates.length;
+  const agents: string[] = [];
+  for (const index of candidates) {
+    const agent = trace.steps[index]?.agent ?? '';
+    if (!agents.some((known) => sameAgent(known, agent))) agents.push(agent);
+  }
+  const labelAgent = trace.labels?.agent;
+  return {
+    agent:
+      labelAgent && agents.some((agent) => sameAgent(agent, labelAgent)) ? 1 / agents.length : 0,
+    step: share((step, truth) => step === truth),
+    stepWithin1: share((step, truth) => Math.abs(step - truth) <= 1),
+    stepWithin3: share((step, truth) => Math.abs(step - truth) <= 3),
+    stepLenient: share((step, truth) => lenientStepMatch(step, truth)),
+  };
+}
+
+/** The agent named most often as responsible in a labelled set (ties: first in name order). */
+export function mostFrequentAgent(traces: readonly Trace[]): string | undefined {
+  const counts = new Map<string, number>();
+  for (const trace of traces) {
+    const agent = trace.labels?.agent;
+    if (agent) counts.set(agent, (counts.get(agent) ?? 0) + 1);
+  }
+  return [...counts.entries()].sort(
+    (left, right) => right[1] - left[1] || left[0].localeCompare(right[0]),
+  )[0]?.[0];
+}
+
+/** The outcomes of naming `agent` at `step` on a labelled trace. */
+function outcomesOfGuess(trace: Trace, agent: string, step: number): Outcomes {
+  return outcomesOf({
+    subset: subsetOf(trace),
+    predictedAgent: agent,
+    predictedStep: step,
+    labelAgent: trace.labels?.agent,
+    labelStep: trace.labels?.step,
+  });
+}
+
+/** Every baseline on the same labelled traces; learned baselines use the plan's folds. */
+export function baselineOutcomes(traces: readonly Trace[], plan: FoldPlan): BaselineOutcomes[] {
+  const subsets = traces.map(subsetOf);
+  const item = (index: number, outcomes: Outcomes): BaselineItem => ({
+    subset: subsets[index]!,
+    key: String(index),
+    outcomes,
+  });
+
+  const first = traces.map((trace, index) => {
+    const step = firstAgentStep(trace);
+    return item(index, outcomesOfGuess(trace, trace.steps[step]?.agent ?? '', step));
+  });
+
+  // Learned per subset from the other folds only, then named at its first step in the trace.
+  const frequent: BaselineItem[] = [];
+  for (const seed of plan.seeds) {
+    const assignment = assignFolds(traces, plan.folds, seed);
+    traces.forEach((trace, index) => {
+      const training = traces.filter(
+        (_, other) => assignment[other] !== assignment[index] && subsets[other] === subsets[index],
+      );
+      const agent = mostFrequentAgent(training) ?? '';
+      const step = trace.steps.findIndex((candidate) => sameAgent(candidate.agent, agent));
+      frequent.push(
+        item(index, outcomesOfGuess(trace, agent, step === -1 ? firstAgentStep(trace) : step)),
+      );
+    });
+  }
+
+  const random = traces.map((trace, index) => item(index, randomExpectation(trace)));
+  return [
+    { method: 'first agent step', items: first },
+    { method: 'most frequent agent (cross-validated)', items: frequent },
+    { method: 'random (expected)', items: random },
+  ];
+}
