@@ -6,7 +6,7 @@
 import type { Trace } from '../../trace/model.js';
 import { FEATURE_NAMES, type FeatureName } from './feature-names.js';
 
-/** Agent feature names, in column order. */
+/** Agent feature names, in column order (the model file records them; see feature-names.ts). */
 export const AGENT_FEATURE_NAMES = [
   'log_step_mass',
   'log_best_step',
@@ -30,11 +30,38 @@ export const AGENT_FEATURE_NAMES = [
   'claimed_after_failure',
 ] as const;
 
+/** An agent feature's name. */
+export type AgentFeatureName = (typeof AGENT_FEATURE_NAMES)[number];
+
 const column = (name: FeatureName) => {
   const index = FEATURE_NAMES.indexOf(name);
   if (index === -1) throw new Error(`agent features need step feature ${name}`);
   return index;
 };
+
+/** Agent features that summarise a step feature over the agent's steps: its most or its mean. */
+const FROM_STEPS: readonly [AgentFeatureName, FeatureName, 'max' | 'mean'][] = [
+  ['verifier', 'kind_verifier', 'max'],
+  ['web', 'kind_web', 'max'],
+  ['orchestrator', 'kind_orchestrator', 'max'],
+  ['assistant', 'kind_assistant', 'max'],
+  ['file', 'kind_file', 'max'],
+  ['code_share', 'has_code', 'mean'],
+  ['caused_tool_error', 'next_error', 'max'],
+  ['spoke_first', 'first_actor', 'max'],
+  ['claims_share', 'claim_without_tool', 'mean'],
+  ['hedged', 'hedging', 'max'],
+  ['spoke_last', 'last_substantive_step', 'max'],
+  ['second_actor', 'actor_rank_1', 'max'],
+  ['unsupported_claims', 'unsupported_claim', 'max'],
+  ['code_failed', 'code_then_failure', 'max'],
+  ['claimed_after_failure', 'claim_after_failure', 'max'],
+];
+const SUMMARIES = FROM_STEPS.map(([name, feature, how]) => ({
+  name,
+  column: column(feature),
+  how,
+}));
 
 /** The agents that may be blamed and their feature rows (one per agent, in order of appearance). */
 export function computeAgentFeatures(
@@ -42,62 +69,37 @@ export function computeAgentFeatures(
   stepRows: readonly number[][],
   probabilities: readonly number[],
 ): { agents: string[]; rows: number[][] } {
-  const columns = {
-    verifier: column('kind_verifier'),
-    web: column('kind_web'),
-    orchestrator: column('kind_orchestrator'),
-    assistant: column('kind_assistant'),
-    file: column('kind_file'),
-    code: column('has_code'),
-    nextError: column('next_error'),
-    firstActor: column('first_actor'),
-    claim: column('claim_without_tool'),
-    hedging: column('hedging'),
-    last: column('last_substantive_step'),
-    second: column('actor_rank_1'),
-    unsupported: column('unsupported_claim'),
-    codeFailed: column('code_then_failure'),
-    afterFailure: column('claim_after_failure'),
-  };
   const stepsOf = new Map<string, number[]>();
   trace.steps.forEach((step, index) => {
     if (step.role === 'human') return;
-    if (!stepsOf.has(step.agent)) stepsOf.set(step.agent, []);
-    stepsOf.get(step.agent)!.push(index);
+    const indices = stepsOf.get(step.agent);
+    if (indices) indices.push(index);
+    else stepsOf.set(step.agent, [index]);
   });
   const count = Math.max(1, trace.steps.length);
   const agents: string[] = [];
   const rows: number[][] = [];
   for (const [agent, indices] of stepsOf) {
     const rowsOf = indices.map((index) => stepRows[index]!);
-    const max = (feature: number) => Math.max(...rowsOf.map((row) => row[feature]!));
-    const share = (feature: number) =>
-      rowsOf.reduce((sum, row) => sum + row[feature]!, 0) / rowsOf.length;
-    const mass = indices.reduce((sum, index) => sum + probabilities[index]!, 0);
-    const best = Math.max(...indices.map((index) => probabilities[index]!));
+    const first = indices[0]!;
+    const values: Partial<Record<AgentFeatureName, number>> = {
+      log_step_mass: Math.log(
+        indices.reduce((sum, index) => sum + probabilities[index]!, 0) + 1e-9,
+      ),
+      log_best_step: Math.log(Math.max(...indices.map((index) => probabilities[index]!)) + 1e-9),
+      step_share: indices.length / count,
+      is_tool: trace.steps[first]!.role === 'tool' ? 1 : 0,
+      first_position: first / count,
+    };
+    for (const summary of SUMMARIES) {
+      const column = rowsOf.map((row) => row[summary.column]!);
+      values[summary.name] =
+        summary.how === 'max'
+          ? Math.max(...column)
+          : column.reduce((sum, value) => sum + value, 0) / column.length;
+    }
     agents.push(agent);
-    rows.push([
-      Math.log(mass + 1e-9),
-      Math.log(best + 1e-9),
-      indices.length / count,
-      trace.steps[indices[0]!]!.role === 'tool' ? 1 : 0,
-      max(columns.verifier),
-      max(columns.web),
-      max(columns.orchestrator),
-      max(columns.assistant),
-      max(columns.file),
-      share(columns.code),
-      max(columns.nextError),
-      max(columns.firstActor),
-      share(columns.claim),
-      max(columns.hedging),
-      indices[0]! / count,
-      max(columns.last),
-      max(columns.second),
-      max(columns.unsupported),
-      max(columns.codeFailed),
-      max(columns.afterFailure),
-    ]);
+    rows.push(AGENT_FEATURE_NAMES.map((name) => values[name]!));
   }
   return { agents, rows };
 }
