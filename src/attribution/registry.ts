@@ -2,7 +2,7 @@
  * The registry of attribution methods. `offline` is the default; names are listed in errors.
  */
 import { UserError } from '../errors.js';
-import { lazyLlmMethod, llmMethodNames, type LlmOptions } from './llm/catalog.js';
+import { createLlmMethod, llmMethodNames, type LlmOptions } from './llm/catalog.js';
 import { createOfflineMethod } from './offline/attributor.js';
 import { firstAgentMethod } from './first-agent.js';
 import type { AttributionMethod } from './method.js';
@@ -29,7 +29,7 @@ const factories = new Map<string, { description: string; create: MethodFactory }
   ...llmMethodNames().map(
     ({ name, description }): [string, { description: string; create: MethodFactory }] => [
       name,
-      { description, create: (options) => lazyLlmMethod(name, options.llm ?? {}) },
+      { description, create: (options) => createLlmMethod(name, options.llm ?? {}) },
     ],
   ),
 ]);

@@ -6,7 +6,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import pLimit from 'p-limit';
-import { llmMethodNames, type LlmOptions } from '../attribution/llm/catalog.js';
+import { isLlmMethod, type LlmOptions } from '../attribution/llm/catalog.js';
 import { loadOfflineModel } from '../attribution/offline/attributor.js';
 import { isTrainable } from '../attribution/offline/inputs.js';
 import { getMethod } from '../attribution/registry.js';
@@ -52,7 +52,7 @@ export interface EvalOptions {
 
 /** The name results are stored and reported under: LLM methods carry their model. */
 export function methodKey(method: string, llm: LlmOptions | undefined): string {
-  return llmMethodNames().some((entry) => entry.name === method) && llm?.model
+  return isLlmMethod(method) && llm?.model
     ? `${method} [${llm.model}]`
     : method;
 }

@@ -1,38 +1,73 @@
 /**
- * The LLM methods as the registry sees them: names, descriptions, and a lazy wrapper that checks
- * the model and key at once but loads the AI SDK only when a trace is actually attributed.
+ * The LLM methods in one place: their names, descriptions and runners, the options they take, the
+ * up-front checks (model named, key and endpoint set) and the method objects the registry hands
+ * out. A runner and the AI SDK are loaded only when a trace is first attributed, so commands that
+ * never call a model start fast and a missing key fails before any trace is read.
  */
 import { UserError } from '../../errors.js';
-import type { ModelClientOptions } from '../../llm/client.js';
+import type { ModelClient, ModelClientOptions } from '../../llm/client.js';
 import { parseModelSpec } from '../../llm/model-spec.js';
 import { providerNames, resolveConnection } from '../../llm/provider-catalog.js';
-import type { AttributeOptions, AttributionMethod } from '../method.js';
+import type { Trace } from '../../trace/model.js';
+import type { Attribution, AttributeOptions, AttributionMethod } from '../method.js';
 
 /** Options of an LLM method: the model (`provider:model`) or a ready client, plus call settings. */
 export interface LlmOptions extends AttributeOptions, Partial<Omit<ModelClientOptions, 'model'>> {
   model?: string;
-  client?: import('../../llm/client.js').ModelClient;
+  client?: ModelClient;
 }
 
-const METHODS: { name: string; description: string }[] = [
-  { name: 'all-at-once', description: 'LLM: one call over the whole log' },
-  {
-    name: 'step-by-step',
-    description: 'LLM: judge each step in order, stop at the first error (≤ N calls)',
-  },
-  {
-    name: 'binary-search',
-    description: 'LLM: halve the range holding the error (≤ ⌈log2 N⌉ calls)',
-  },
-  {
-    name: 'hybrid',
-    description: "LLM: all-at-once names the agent, then step-by-step over that agent's steps",
-  },
-];
+/** One method's logic: a trace and a model client in, an attribution out. */
+export type LlmRunner = (
+  trace: Trace,
+  client: ModelClient,
+  options: AttributeOptions,
+) => Promise<Attribution>;
+
+interface LlmMethodEntry {
+  description: string;
+  load: () => Promise<LlmRunner>;
+}
+
+const LLM_METHODS = new Map<string, LlmMethodEntry>([
+  [
+    'all-at-once',
+    {
+      description: 'LLM: one call over the whole log',
+      load: async () => (await import('./all-at-once.js')).runAllAtOnce,
+    },
+  ],
+  [
+    'step-by-step',
+    {
+      description: 'LLM: judge each step in order, stop at the first error (≤ N calls)',
+      load: async () => (await import('./step-by-step.js')).runStepByStep,
+    },
+  ],
+  [
+    'binary-search',
+    {
+      description: 'LLM: halve the range holding the error (≤ ⌈log2 N⌉ calls)',
+      load: async () => (await import('./binary-search.js')).runBinarySearch,
+    },
+  ],
+  [
+    'hybrid',
+    {
+      description: "LLM: all-at-once names the agent, then step-by-step over that agent's steps",
+      load: async () => (await import('./hybrid.js')).runHybrid,
+    },
+  ],
+]);
 
 /** Names and descriptions of the LLM methods. */
 export function llmMethodNames(): { name: string; description: string }[] {
-  return METHODS.map((method) => ({ ...method }));
+  return [...LLM_METHODS].map(([name, entry]) => ({ name, description: entry.description }));
+}
+
+/** True when `name` is an LLM method. */
+export function isLlmMethod(name: string): boolean {
+  return LLM_METHODS.has(name);
 }
 
 /** Checks that a method can run: a model named `provider:model` whose key and endpoint are set. */
@@ -50,21 +85,33 @@ export function checkLlmOptions(method: string, options: LlmOptions): void {
     });
 }
 
-/** A registered LLM method: checked now, loaded on first use. */
-export function lazyLlmMethod(name: string, options: LlmOptions): AttributionMethod {
-  const entry = METHODS.find((method) => method.name === name);
+/** The client a method talks to: the one given, or one made from the options. */
+async function clientOf(options: LlmOptions, model: string | undefined): Promise<ModelClient> {
+  if (options.client) return options.client;
+  const { createModelClient } = await import('../../llm/client.js');
+  const { useGroundTruth, maxCalls, client, ...settings } = options;
+  return createModelClient({ ...settings, model: model ?? '' });
+}
+
+/**
+ * The LLM method `name` bound to a model: checked now (unknown method, missing model or key fail
+ * here, before any call), loaded on first use.
+ */
+export function createLlmMethod(name: string, options: LlmOptions): AttributionMethod {
+  const entry = LLM_METHODS.get(name);
   if (!entry)
     throw new UserError(
-      `unknown LLM method "${name}"; choose one of: ${METHODS.map((method) => method.name).join(', ')}`,
+      `unknown LLM method "${name}"; choose one of: ${[...LLM_METHODS.keys()].join(', ')}`,
     );
   checkLlmOptions(name, options);
-  let loaded: Promise<AttributionMethod> | undefined;
+  let loaded: Promise<[LlmRunner, ModelClient]> | undefined;
   return {
     name,
     description: entry.description,
-    async attribute(trace, callOptions) {
-      loaded ??= import('./methods.js').then((module) => module.createLlmMethod(name, options));
-      return (await loaded).attribute(trace, callOptions);
+    async attribute(trace, callOptions = {}) {
+      loaded ??= Promise.all([entry.load(), clientOf(options, options.model)]);
+      const [run, client] = await loaded;
+      return run(trace, client, { ...options, ...callOptions });
     },
   };
 }

@@ -1,54 +1,12 @@
 /**
- * The LLM methods bound to a model client, and the library API:
+ * The LLM methods as library functions, as the original tool offers them:
  * `allAtOnce(trace, {model: 'openai:gpt-4o'})` returns {agent, step, reason, usage, ...}.
  */
-import { UserError } from '../../errors.js';
-import { createModelClient, type ModelClient } from '../../llm/client.js';
 import type { Trace } from '../../trace/model.js';
-import type { Attribution, AttributeOptions, AttributionMethod } from '../method.js';
-import { checkLlmOptions, llmMethodNames, type LlmOptions } from './catalog.js';
+import type { Attribution } from '../method.js';
+import { createLlmMethod, type LlmOptions } from './catalog.js';
 
-export type { LlmOptions } from './catalog.js';
-import { runAllAtOnce } from './all-at-once.js';
-import { runBinarySearch } from './binary-search.js';
-import { runHybrid } from './hybrid.js';
-import { runStepByStep } from './step-by-step.js';
-
-type Runner = (
-  trace: Trace,
-  client: ModelClient,
-  options: AttributeOptions,
-) => Promise<Attribution>;
-
-const RUNNERS = new Map<string, Runner>([
-  ['all-at-once', runAllAtOnce],
-  ['step-by-step', runStepByStep],
-  ['binary-search', runBinarySearch],
-  ['hybrid', runHybrid],
-]);
-
-function clientOf(method: string, options: LlmOptions): ModelClient {
-  checkLlmOptions(method, options);
-  if (options.client) return options.client;
-  const { model, useGroundTruth, maxCalls, client, ...settings } = options;
-  return createModelClient({ ...settings, model: model! });
-}
-
-/** A registered LLM method bound to a model; a missing model or key fails here, before any call. */
-export function createLlmMethod(name: string, options: LlmOptions): AttributionMethod {
-  const run = RUNNERS.get(name);
-  const entry = llmMethodNames().find((method) => method.name === name);
-  if (!run || !entry)
-    throw new UserError(
-      `unknown LLM method "${name}"; choose one of: ${[...RUNNERS.keys()].join(', ')}`,
-    );
-  const client = clientOf(name, options);
-  return {
-    name,
-    description: entry.description,
-    attribute: (trace, callOptions = {}) => run(trace, client, { ...options, ...callOptions }),
-  };
-}
+export { createLlmMethod, type LlmOptions } from './catalog.js';
 
 const run = (name: string) => async (trace: Trace, options: LlmOptions) =>
   createLlmMethod(name, options).attribute(trace, options);

@@ -17,6 +17,20 @@ export const attributionReplySchema = z.object({
 export const verdictReplySchema = z.object({ error: z.boolean(), reason: z.string() });
 export const halfReplySchema = z.object({ half: z.enum(['upper', 'lower']), reason: z.string() });
 
+/**
+ * What a reply's JSON is read with: the same fields, but forgiving where models are (a step
+ * written as a digit string, a missing or non-text reason). A reply that fails these is read as
+ * text instead.
+ */
+const reason = z.string().catch('');
+const readAttribution = z.object({
+  agent: z.string(),
+  step: z.union([z.number(), z.string().trim().regex(/^\d+$/).transform(Number)]),
+  reason,
+});
+const readVerdict = z.object({ error: z.boolean(), reason });
+const readHalf = z.object({ half: z.enum(['upper', 'lower']), reason });
+
 /** The first JSON object in a reply: a fenced block, or the outermost braces. */
 export function extractJsonObject(text: string): Record<string, unknown> | undefined {
   const candidates: string[] = [];
@@ -42,22 +56,12 @@ export function parseAttributionReply(
   text: string,
   trace: Trace,
 ): { agent: string; step: number; reason: string } | undefined {
-  const json = extractJsonObject(text);
+  const json = readAttribution.safeParse(extractJsonObject(text));
   let agent: string | undefined;
   let step: number | undefined;
   let reason = '';
-  if (json) {
-    agent = typeof json.agent === 'string' ? json.agent : undefined;
-    const rawStep = typeof json.step === 'string' ? json.step.trim() : json.step;
-    step =
-      typeof rawStep === 'number'
-        ? rawStep
-        : typeof rawStep === 'string' && /^\d+$/.test(rawStep)
-          ? Number(rawStep)
-          : undefined;
-    reason = typeof json.reason === 'string' ? json.reason : '';
-  }
-  if (agent === undefined || step === undefined) {
+  if (json.success) ({ agent, step, reason } = json.data);
+  else {
     // The paper's format: "Agent Name: X\nStep Number: N\nReason for Mistake: ...".
     agent = /agent(?: name)?\s*[:=]\s*\**\s*([^\n*]+)/i.exec(text)?.[1]?.trim();
     const stepText = /step(?: number)?\s*[:=]\s*\**\s*(\d+)/i.exec(text)?.[1];
@@ -84,9 +88,8 @@ export function parseAttributionReply(
 
 /** A step verdict: was this step the decisive error? */
 export function parseVerdictReply(text: string): { error: boolean; reason: string } | undefined {
-  const json = extractJsonObject(text);
-  if (json && typeof json.error === 'boolean')
-    return { error: json.error, reason: typeof json.reason === 'string' ? json.reason : '' };
+  const json = readVerdict.safeParse(extractJsonObject(text));
+  if (json.success) return json.data;
   const match = /^\s*(?:1\s*[.)]\s*)?\**(yes|no)\b/i.exec(text);
   if (!match) return undefined;
   return {
@@ -102,9 +105,8 @@ export function parseVerdictReply(text: string): { error: boolean; reason: strin
 export function parseHalfReply(
   text: string,
 ): { half: 'upper' | 'lower'; reason: string } | undefined {
-  const json = extractJsonObject(text);
-  if (json && (json.half === 'upper' || json.half === 'lower'))
-    return { half: json.half, reason: typeof json.reason === 'string' ? json.reason : '' };
+  const json = readHalf.safeParse(extractJsonObject(text));
+  if (json.success) return json.data;
   const upper = /\bupper half\b/i.test(text);
   const lower = /\blower half\b/i.test(text);
   if (upper === lower) return undefined;
