@@ -52,9 +52,7 @@ export interface EvalOptions {
 
 /** The name results are stored and reported under: LLM methods carry their model. */
 export function methodKey(method: string, llm: LlmOptions | undefined): string {
-  return isLlmMethod(method) && llm?.model
-    ? `${method} [${llm.model}]`
-    : method;
+  return isLlmMethod(method) && llm?.model ? `${method} [${llm.model}]` : method;
 }
 
 /** What a run did besides its records. */
