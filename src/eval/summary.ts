@@ -5,31 +5,12 @@
 import { isTrainable } from '../attribution/offline/inputs.js';
 import type { Trace } from '../trace/model.js';
 import { baselineOutcomes } from './baselines.js';
-import {
-  bySubset,
-  summarise,
-  summariseOutcomes,
-  type AccuracySummary,
-  type Scored,
-} from './metrics.js';
+import { bySubset, summarise, summariseOutcomes, type Scored } from './metrics.js';
 import { recordTraceKey, type EvalRecord } from './store.js';
-import type { EvalRunInfo } from './run-eval.js';
+import type { SummaryRow } from './summary-row.js';
 
-/** One row of the report. */
-export interface SummaryRow {
-  method: string;
-  /** undefined for baselines, which do not read the answer. */
-  useGroundTruth?: boolean;
-  subset: string;
-  baseline: boolean;
-  accuracy: AccuracySummary;
-  traces: number;
-  calls: number;
-  inputTokens: number;
-  outputTokens: number;
-  costUsd: number;
-  millisecondsPerTrace: number;
-}
+export type { SummaryRow } from './summary-row.js';
+import type { EvalRunInfo } from './run-eval.js';
 
 /** The whole report. */
 export interface EvalSummary {

@@ -1,21 +1,10 @@
 /**
  * Maps errors to HTTP answers: `{ "error": message }` with the right status, the cause chain
- * logged, and nothing that could leak a secret.
+ * logged, and nothing that could leak a secret. Routes refuse requests with hono's HTTPException.
  */
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { describeError, ProviderError, TraceFormatError, UserError } from '../errors.js';
-
-/** A request the server refuses with a status and a message. */
-export class HttpError extends Error {
-  constructor(
-    readonly status: 400 | 401 | 403 | 404 | 413 | 415 | 502,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'HttpError';
-  }
-}
 
 /** Logs an error with its causes on one line each. */
 export function logError(log: (line: string) => void, error: unknown): void {
@@ -34,7 +23,6 @@ export function errorResponse(
   error: unknown,
   log: (line: string) => void,
 ): Response {
-  if (error instanceof HttpError) return context.json({ error: error.message }, error.status);
   if (error instanceof HTTPException)
     return context.json({ error: error.message || 'request refused' }, error.status);
   if (error instanceof TraceFormatError || error instanceof UserError)

@@ -3,6 +3,7 @@
  * validated here, at the edge; handlers call the same library functions as the command line.
  */
 import { Hono } from 'hono';
+import { HTTPException } from 'hono/http-exception';
 import { performance } from 'node:perf_hooks';
 import { z } from 'zod';
 import { getMethod, listMethods } from '../attribution/registry.js';
@@ -10,7 +11,15 @@ import { providerNames } from '../llm/provider-catalog.js';
 import type { Repository } from '../store/repository.js';
 import { importTraceText } from '../trace/load.js';
 import { listFormats } from '../trace/registry.js';
-import { HttpError } from './http-errors.js';
+import type {
+  AnalysesResponse,
+  AnalysisResponse,
+  EvaluationsResponse,
+  MethodsResponse,
+  TraceResponse,
+  TracesResponse,
+  UploadResponse,
+} from './api-types.js';
 
 const analysisRequestSchema = z.object({
   method: z.string().min(1).default('offline'),
@@ -31,7 +40,7 @@ async function jsonBody(request: Request): Promise<unknown> {
   try {
     return JSON.parse(text);
   } catch {
-    throw new HttpError(400, 'the request body is not valid JSON');
+    throw new HTTPException(400, { message: 'the request body is not valid JSON' });
   }
 }
 
@@ -49,13 +58,15 @@ export function apiRoutes(repository: Repository): Hono {
         name: format.name,
         description: format.description,
       })),
-    }),
+    } satisfies MethodsResponse),
   );
 
   api.post('/traces', async (context) => {
     const text = await context.req.text();
     if (text.trim().length === 0)
-      throw new HttpError(400, 'the upload is empty: send the trace file as the request body');
+      throw new HTTPException(400, {
+        message: 'the upload is empty: send the trace file as the request body',
+      });
     const name = traceName(context.req.query('name') ?? context.req.header('x-trace-name'));
     const format = context.req.query('format');
     const traces = await importTraceText(text, name, format ? { format } : {});
@@ -64,28 +75,29 @@ export function apiRoutes(repository: Repository): Hono {
       agents: trace.agents,
       labels: trace.labels ?? null,
     }));
-    return context.json({ traces: saved }, 201);
+    return context.json({ traces: saved } satisfies UploadResponse, 201);
   });
 
-  api.get('/traces', (context) => context.json({ traces: repository.listTraces() }));
+  api.get('/traces', (context) =>
+    context.json({ traces: repository.listTraces() } satisfies TracesResponse),
+  );
 
   api.get('/traces/:id', (context) => {
     const trace = repository.getTrace(context.req.param('id'));
-    if (!trace) throw new HttpError(404, `no trace ${context.req.param('id')}`);
-    return context.json({ trace });
+    if (!trace) throw new HTTPException(404, { message: `no trace ${context.req.param('id')}` });
+    return context.json({ trace } satisfies TraceResponse);
   });
 
   api.post('/traces/:id/analyses', async (context) => {
     const traceId = context.req.param('id');
     const trace = repository.getTrace(traceId);
-    if (!trace) throw new HttpError(404, `no trace ${traceId}`);
+    if (!trace) throw new HTTPException(404, { message: `no trace ${traceId}` });
     const parsed = analysisRequestSchema.safeParse(await jsonBody(context.req.raw));
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
-      throw new HttpError(
-        400,
-        `invalid analysis request: ${issue.path.join('.') || 'body'}: ${issue.message}`,
-      );
+      throw new HTTPException(400, {
+        message: `invalid analysis request: ${issue.path.join('.') || 'body'}: ${issue.message}`,
+      });
     }
     const request = parsed.data;
     // API keys come from the server's environment only; they are never accepted, stored or returned.
@@ -109,24 +121,30 @@ export function apiRoutes(repository: Repository): Hono {
       result,
       performance.now() - started,
     );
-    return context.json({ analysis }, 201);
+    return context.json({ analysis } satisfies AnalysisResponse, 201);
   });
 
   api.get('/analyses', (context) =>
-    context.json({ analyses: repository.listAnalyses(context.req.query('trace')) }),
+    context.json({
+      analyses: repository.listAnalyses(context.req.query('trace')),
+    } satisfies AnalysesResponse),
   );
 
   api.get('/analyses/:id', (context) => {
     const analysis = repository.getAnalysis(context.req.param('id'));
-    if (!analysis) throw new HttpError(404, `no analysis ${context.req.param('id')}`);
-    return context.json({ analysis });
+    if (!analysis)
+      throw new HTTPException(404, { message: `no analysis ${context.req.param('id')}` });
+    return context.json({ analysis } satisfies AnalysisResponse);
   });
 
-  api.get('/evaluations', (context) => context.json({ evaluations: repository.listEvaluations() }));
+  api.get('/evaluations', (context) =>
+    context.json({ evaluations: repository.listEvaluations() } satisfies EvaluationsResponse),
+  );
 
   api.get('/evaluations/:id', (context) => {
     const evaluation = repository.getEvaluation(context.req.param('id'));
-    if (!evaluation) throw new HttpError(404, `no evaluation ${context.req.param('id')}`);
+    if (!evaluation)
+      throw new HTTPException(404, { message: `no evaluation ${context.req.param('id')}` });
     return context.json({ evaluation });
   });
 

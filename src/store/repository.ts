@@ -7,36 +7,9 @@ import type { Attribution } from '../attribution/method.js';
 import { traceHash } from '../trace/hash.js';
 import type { Trace } from '../trace/model.js';
 import type { Db } from './database.js';
+import type { AnalysisRecord, EvaluationSummaryRecord, TraceSummary } from './records.js';
 
-/** A stored trace, without its body. */
-export interface TraceSummary {
-  id: string;
-  name: string;
-  format: string;
-  steps: number;
-  createdAt: string;
-}
-
-/** A stored analysis. */
-export interface AnalysisRecord {
-  id: string;
-  traceId: string;
-  method: string;
-  model: string | null;
-  settings: Record<string, unknown>;
-  result: Attribution;
-  milliseconds: number;
-  createdAt: string;
-}
-
-/** A stored evaluation run, without its summary. */
-export interface EvaluationSummaryRecord {
-  id: string;
-  title: string;
-  methods: string[];
-  traces: number;
-  createdAt: string;
-}
+export type { AnalysisRecord, EvaluationSummaryRecord, TraceSummary } from './records.js';
 
 interface TraceRow {
   id: string;

@@ -63,8 +63,13 @@ describe('golden corpus', () => {
       );
       const golden = join(formatsFolder, `${name}.golden.json`);
       const actual = JSON.parse(JSON.stringify(traces));
-      if (process.env.UPDATE_GOLDEN === '1' || !existsSync(golden))
+      if (process.env.UPDATE_GOLDEN === '1')
         writeFileSync(golden, `${JSON.stringify(actual, null, 2)}\n`);
+      // A fixture without its golden file is a mistake, not a new baseline: write it on purpose.
+      assert.ok(
+        existsSync(golden),
+        `${name} has no ${name}.golden.json; review the import and write it with UPDATE_GOLDEN=1`,
+      );
       assert.deepEqual(actual, JSON.parse(readFileSync(golden, 'utf8')));
     });
   }

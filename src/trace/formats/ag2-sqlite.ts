@@ -1,10 +1,10 @@
 /**
  * AG2 / AutoGen 0.2 `runtime_logging` SQLite databases (`logs.db`): model calls in
  * `chat_completions` (speaker `source_name`, reply in `response`), tool runs in `function_calls`,
- * and `events` (`received_message`) when no model calls were logged. Read with sql.js (SQLite in
- * WebAssembly), so no native build is needed.
+ * and `events` (`received_message`) when no model calls were logged. Read with better-sqlite3
+ * (the store's SQLite), which opens the file's bytes in memory: nothing is written to disk.
  */
-import type { Database, SqlValue } from 'sql.js';
+import type { Database } from 'better-sqlite3';
 import { TraceFormatError } from '../../errors.js';
 import { buildTrace, type DraftStep } from '../build-trace.js';
 import {
@@ -21,17 +21,10 @@ import { requireSteps } from './chat-messages.js';
 
 const NAME = 'ag2-sqlite';
 
-type Row = Record<string, SqlValue>;
+type Row = Record<string, unknown>;
 
 function rows(database: Database, sql: string): Row[] {
-  const statement = database.prepare(sql);
-  const out: Row[] = [];
-  try {
-    while (statement.step()) out.push(statement.getAsObject());
-  } finally {
-    statement.free();
-  }
-  return out;
+  return database.prepare(sql).all() as Row[];
 }
 
 function tables(database: Database): Set<string> {
@@ -113,12 +106,11 @@ export const ag2SqliteFormat: TraceFormat = {
   async parse(input, context) {
     if (input.kind !== 'sqlite')
       throw new TraceFormatError(context.file, 'expected a SQLite database', { format: NAME });
-    // Loaded on demand: the WebAssembly SQLite is only needed for these files.
-    const { default: initSqlJs } = await import('sql.js');
-    const SQL = await initSqlJs();
+    // Loaded on demand: the native SQLite module is only needed for these files.
+    const { default: SqliteDatabase } = await import('better-sqlite3');
     let database: Database;
     try {
-      database = new SQL.Database(input.bytes);
+      database = new SqliteDatabase(Buffer.from(input.bytes));
     } catch (error) {
       throw new TraceFormatError(context.file, 'the SQLite database cannot be opened', {
         format: NAME,
