@@ -1,9 +1,38 @@
-// One lint setup for the repository. The import rules keep the layers pointing one way:
-// trace <- attribution / eval / store <- cli / server (see docs/ARCHITECTURE.md).
+// One lint setup for the repository. The import rules keep the layers pointing one way
+// (docs/ARCHITECTURE.md): trace <- llm <- attribution <- eval, store <- cli, server; web/ reaches
+// the server only over HTTP and shares nothing but its types (src/server/api-types.ts).
+// Static imports and dynamic import() calls are both checked.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
-const upper = ['**/cli/**', '**/server/**'];
+/** Each layer and the folders below src/ that it must not import. */
+const LAYERS = [
+  { files: ['src/trace/**/*.ts'], above: ['llm', 'attribution', 'eval', 'store', 'cli', 'server'] },
+  { files: ['src/llm/**/*.ts'], above: ['attribution', 'eval', 'store', 'cli', 'server'] },
+  { files: ['src/attribution/**/*.ts'], above: ['eval', 'store', 'cli', 'server'] },
+  { files: ['src/eval/**/*.ts', 'src/store/**/*.ts'], above: ['cli', 'server'] },
+  {
+    files: ['src/errors.ts', 'src/config.ts'],
+    above: ['trace', 'llm', 'attribution', 'eval', 'store', 'cli', 'server'],
+  },
+];
+
+function layerRules(above, message) {
+  const folders = above.join('|');
+  return {
+    'no-restricted-imports': [
+      'error',
+      { patterns: [{ group: above.map((folder) => `**/${folder}/**`), message }] },
+    ],
+    'no-restricted-syntax': [
+      'error',
+      {
+        selector: `ImportExpression > Literal[value=/\\/(${folders})\\//]`,
+        message,
+      },
+    ],
+  };
+}
 
 export default tseslint.config(
   {
@@ -27,28 +56,27 @@ export default tseslint.config(
       ],
     },
   },
+  ...LAYERS.map(({ files, above }) => ({
+    files,
+    rules: layerRules(
+      above,
+      `a lower layer must not import ${above.join(', ')} (see docs/ARCHITECTURE.md)`,
+    ),
+  })),
   {
-    files: ['src/trace/**/*.ts'],
+    files: ['web/src/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
         {
           patterns: [
             {
-              group: ['**/attribution/**', '**/eval/**', '**/store/**', ...upper],
-              message: 'src/trace is the bottom layer: it must not import upper layers.',
+              regex: '^(\\.\\./)+src/(?!server/api-types\\.js$)',
+              message:
+                'the page talks to the server over HTTP; it may share only src/server/api-types.ts',
             },
           ],
         },
-      ],
-    },
-  },
-  {
-    files: ['src/attribution/**/*.ts', 'src/eval/**/*.ts', 'src/store/**/*.ts', 'src/errors.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        { patterns: [{ group: upper, message: 'Lower layers must not import cli/ or server/.' }] },
       ],
     },
   },
