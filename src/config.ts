@@ -1,15 +1,49 @@
 /**
- * The one configuration module: explicit option > environment variable > default.
+ * The one configuration module: explicit option > environment variable > default. Every
+ * environment variable faultline reads is read here.
  */
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
-/** Where faultline keeps state (evaluation results, later the server's database): FAULTLINE_HOME or ~/.faultline. */
+/** The environment variables faultline itself defines. */
+export const ENVIRONMENT = {
+  home: 'FAULTLINE_HOME',
+  prices: 'FAULTLINE_PRICES',
+  token: 'FAULTLINE_TOKEN',
+  /** Set by `launch --daemon` for the server process it starts. */
+  daemonChild: 'FAULTLINE_DAEMON_CHILD',
+} as const;
+
+/** The first of these environment variables that is set and not empty. */
+export function environmentValue(...names: readonly string[]): string | undefined {
+  for (const name of names) {
+    const value = process.env[name];
+    if (value !== undefined && value.length > 0) return value;
+  }
+  return undefined;
+}
+
+/** Where faultline keeps state (evaluation results, the server's database): FAULTLINE_HOME or ~/.faultline. */
 export function faultlineHome(explicit?: string): string {
-  return explicit ?? process.env.FAULTLINE_HOME ?? join(homedir(), '.faultline');
+  return explicit ?? process.env[ENVIRONMENT.home] ?? join(homedir(), '.faultline');
 }
 
 /** The database file inside a faultline home. */
 export function databasePath(home: string = faultlineHome()): string {
   return join(home, 'faultline.db');
+}
+
+/** The price table file: `--prices`, else FAULTLINE_PRICES. */
+export function priceFile(explicit?: string): string | undefined {
+  return explicit ?? environmentValue(ENVIRONMENT.prices);
+}
+
+/** The server's access token: `--token`, else FAULTLINE_TOKEN. */
+export function serverToken(explicit?: string): string | undefined {
+  return explicit ?? environmentValue(ENVIRONMENT.token);
+}
+
+/** True in the server process that `launch --daemon` started. */
+export function isDaemonChild(): boolean {
+  return process.env[ENVIRONMENT.daemonChild] === '1';
 }

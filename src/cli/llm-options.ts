@@ -4,6 +4,7 @@
  */
 import { Option, type Command } from 'commander';
 import type { LlmOptions } from '../attribution/llm/catalog.js';
+import { priceFile } from '../config.js';
 import { UserError } from '../errors.js';
 import { readPriceFile } from '../llm/prices.js';
 
@@ -54,7 +55,7 @@ export function addLlmOptions(command: Command): Command {
 
 /** LlmOptions from parsed flags (environment variables fill in the rest when the client is made). */
 export function llmOptionsOf(flags: LlmFlags): LlmOptions {
-  const prices = flags.prices ?? process.env.FAULTLINE_PRICES;
+  const prices = priceFile(flags.prices);
   return {
     ...(flags.model ? { model: flags.model } : {}),
     ...(flags.baseUrl ? { baseUrl: flags.baseUrl } : {}),

@@ -3,6 +3,7 @@
  * come from and whether it enforces JSON schemas. Checking a key needs no network and no SDK, so a
  * missing key fails at once and commands that never call a model start fast.
  */
+import { environmentValue } from '../config.js';
 import { UserError } from '../errors.js';
 import type { ModelSpec } from './model-spec.js';
 
@@ -82,16 +83,16 @@ export function resolveConnection(
     );
   const apiKey =
     settings.apiKey ??
-    info.keyVariables
-      .map((name) => process.env[name])
-      .find((value) => value !== undefined && value.length > 0) ??
-    (spec.provider === 'openai-compatible' ? process.env.OPENAI_COMPATIBLE_API_KEY : undefined);
+    environmentValue(...info.keyVariables) ??
+    (spec.provider === 'openai-compatible'
+      ? environmentValue('OPENAI_COMPATIBLE_API_KEY')
+      : undefined);
   if (info.keyVariables.length > 0 && !apiKey) {
     throw new UserError(
       `${info.keyVariables.join(' or ')} is not set: export your ${spec.provider} API key to use ${spec.provider}:${spec.model}, or use --method offline, which needs no key`,
     );
   }
-  const baseURL = settings.baseUrl ?? process.env[info.baseUrlVariable];
+  const baseURL = settings.baseUrl ?? environmentValue(info.baseUrlVariable);
   if (info.needsBaseUrl && !baseURL) {
     throw new UserError(
       `${spec.provider} needs --base-url (e.g. http://127.0.0.1:8000/v1 for vLLM, :8080/v1 for llama.cpp, :1234/v1 for LM Studio)`,

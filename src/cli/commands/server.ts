@@ -15,7 +15,7 @@ import {
 } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
-import { faultlineHome } from '../../config.js';
+import { ENVIRONMENT, faultlineHome, isDaemonChild, serverToken } from '../../config.js';
 import { UserError } from '../../errors.js';
 import { isAlive, liveState, logFile } from '../../server/state.js';
 
@@ -68,7 +68,7 @@ export function registerServer(program: Command, exit: (code: number) => void): 
     .action(async (flags: LaunchFlags) => {
       const home = faultlineHome();
       const port = portOf(flags.port);
-      const token = flags.token ?? process.env.FAULTLINE_TOKEN;
+      const token = serverToken(flags.token);
       const { state: running } = liveState(home);
       if (running) {
         process.stderr.write(
@@ -89,9 +89,9 @@ export function registerServer(program: Command, exit: (code: number) => void): 
             stdio: ['ignore', logDescriptor, logDescriptor],
             env: {
               ...process.env,
-              FAULTLINE_HOME: home,
-              FAULTLINE_DAEMON_CHILD: '1',
-              ...(token ? { FAULTLINE_TOKEN: token } : {}),
+              [ENVIRONMENT.home]: home,
+              [ENVIRONMENT.daemonChild]: '1',
+              ...(token ? { [ENVIRONMENT.token]: token } : {}),
             },
           },
         );
@@ -115,7 +115,7 @@ export function registerServer(program: Command, exit: (code: number) => void): 
         throw new UserError(`the server did not start${tail ? `; last log lines:\n${tail}` : ''}`);
       }
       // A daemon's stdout is the log file already: it logs there once, not twice.
-      const daemonChild = process.env.FAULTLINE_DAEMON_CHILD === '1';
+      const daemonChild = isDaemonChild();
       // Loaded here: the web stack is not needed by any other command.
       const { startServer } = await import('../../server/serve.js');
       const { state, stop } = await startServer({
