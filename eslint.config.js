@@ -56,6 +56,14 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // With noUncheckedIndexedAccess on, a `!` is kept only where the compiler needs it.
+    files: ['src/**/*.ts', 'test/**/*.ts', 'bench/**/*.ts'],
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: { '@typescript-eslint/no-unnecessary-type-assertion': 'error' },
+  },
   ...LAYERS.map(({ files, above }) => ({
     files,
     rules: layerRules(

@@ -152,7 +152,7 @@ export async function runEvaluation(
             ),
           );
           if (stored.every((record) => record !== undefined)) {
-            for (const record of stored) report(record!, true);
+            for (const record of stored) report(record, true);
             return false;
           }
           return true;

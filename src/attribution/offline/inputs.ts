@@ -27,7 +27,7 @@ export function stepInputs(
     useGroundTruth || trace.groundTruth === undefined
       ? trace
       : { ...trace, groundTruth: undefined };
-  return { rows: computeFeatures(view as Trace), mask: candidateMask(trace) };
+  return { rows: computeFeatures(view), mask: candidateMask(trace) };
 }
 
 /** Step probabilities under a step scorer. */

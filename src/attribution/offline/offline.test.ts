@@ -34,12 +34,12 @@ describe('offline attributor', () => {
         trace.agents.some((agent) => agent.name === result.agent),
         `${trace.id}: ${result.agent}`,
       );
-      assert.notEqual(trace.steps[result.step!]!.role, 'human');
+      assert.notEqual(trace.steps[result.step]!.role, 'human');
       assert.ok(result.reason.length > 10);
       assert.ok(result.confidence! > 0 && result.confidence! <= 1);
       assert.ok(result.candidates!.length >= 1 && result.candidates!.length <= 3);
       // The named agent speaks the named step, which leads the candidates.
-      assert.equal(trace.steps[result.step!]!.agent, result.agent, trace.id);
+      assert.equal(trace.steps[result.step]!.agent, result.agent, trace.id);
       assert.equal(result.candidates![0]!.step, result.step);
       assert.deepEqual(result.usage, { calls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 });
     }
@@ -73,7 +73,7 @@ describe('offline attributor', () => {
     });
     const column = FEATURE_NAMES.indexOf('mentions_answer');
     const withAnswer = computeFeatures(trace);
-    const without = computeFeatures({ ...trace, groundTruth: undefined } as Trace);
+    const without = computeFeatures({ ...trace, groundTruth: undefined });
     assert.ok(withAnswer.some((row) => row[column] === 1));
     assert.ok(without.every((row) => row[column] === 0));
   });

@@ -55,7 +55,7 @@ function questionOf(input: unknown): string {
   if (typeof input === 'string') return input;
   if (isObject(input)) {
     for (const key of ['question', 'input', 'query', 'task', 'prompt'])
-      if (typeof input[key] === 'string') return input[key] as string;
+      if (typeof input[key] === 'string') return input[key];
   }
   return '';
 }

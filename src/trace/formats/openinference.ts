@@ -126,7 +126,7 @@ function outputOf(attributes: Record<string, unknown>): { text: string; toolCall
   const texts: string[] = [];
   for (const message of messages) {
     if (typeof message['message.content'] === 'string') texts.push(message['message.content']);
-    const calls = indexed(message as Record<string, unknown>, 'message.tool_calls');
+    const calls = indexed(message, 'message.tool_calls');
     for (const call of calls.values()) {
       const id = call['tool_call.id'];
       toolCalls.push({
