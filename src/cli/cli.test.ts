@@ -12,13 +12,15 @@ import { startScriptedProvider } from '../../test/scripted-provider.js';
 const run = promisify(execFile);
 const CLI = join(ROOT, 'src/cli/index.ts');
 
-async function faultline(
+/** Runs the CLI as a user would; `env` adds to (or, with undefined, removes from) the environment. */
+async function faultlineWith(
+  env: Record<string, string | undefined>,
   ...args: string[]
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
     const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', CLI, ...args], {
       cwd: ROOT,
-      env: { ...process.env, NO_COLOR: '1' },
+      env: { ...process.env, NO_COLOR: '1', ...env },
     });
     return { code: 0, stdout, stderr };
   } catch (error) {
@@ -26,6 +28,8 @@ async function faultline(
     return { code: failure.code, stdout: failure.stdout, stderr: failure.stderr };
   }
 }
+
+const faultline = (...args: string[]) => faultlineWith({}, ...args);
 
 describe('faultline command', () => {
   let folder = '';
@@ -170,25 +174,17 @@ describe('faultline eval', () => {
     const home = await mkdtemp(join(tmpdir(), 'faultline-home-'));
     try {
       const reports = ['report.md', 'report.json', 'report.html'].map((name) => join(home, name));
-      const result = await run(
-        process.execPath,
-        [
-          '--import',
-          'tsx',
-          CLI,
-          'eval',
-          'examples',
-          '--method',
-          'first-agent,offline',
-          '--include-train',
-          '-o',
-          ...reports,
-        ],
-        {
-          cwd: ROOT,
-          env: { ...process.env, FAULTLINE_HOME: home },
-        },
+      const result = await faultlineWith(
+        { FAULTLINE_HOME: home },
+        'eval',
+        'examples',
+        '--method',
+        'first-agent,offline',
+        '--include-train',
+        '-o',
+        ...reports,
       );
+      assert.equal(result.code, 0, result.stderr);
       assert.match(result.stdout, /\| first-agent \(with GT\) \| Algorithm-Generated \| 1 \|/);
       assert.match(result.stdout, /random \(expected\)/);
       assert.match(result.stdout, /--include-train/);
@@ -229,29 +225,28 @@ describe('faultline eval', () => {
         );
       }
       const flags = ['--folds', '2', '--seeds', '0,1'];
-      const env = { ...process.env, FAULTLINE_HOME: home };
-      const options = { cwd: ROOT, env };
-      const trained = await run(
-        process.execPath,
-        [
-          '--import',
-          'tsx',
-          CLI,
-          'train',
-          '--data',
-          data,
-          '--out',
-          join(home, 'm.json'),
-          '--cv',
-          ...flags,
-        ],
-        options,
+      const env = { FAULTLINE_HOME: home };
+      const trained = await faultlineWith(
+        env,
+        'train',
+        '--data',
+        data,
+        '--out',
+        join(home, 'm.json'),
+        '--cv',
+        ...flags,
       );
-      const evaluated = await run(
-        process.execPath,
-        ['--import', 'tsx', CLI, 'eval', data, '--method', 'offline-cv', '--both', ...flags],
-        options,
+      const evaluated = await faultlineWith(
+        env,
+        'eval',
+        data,
+        '--method',
+        'offline-cv',
+        '--both',
+        ...flags,
       );
+      assert.equal(trained.code, 0, trained.stderr);
+      assert.equal(evaluated.code, 0, evaluated.stderr);
       const table = (text: string) => text.slice(text.indexOf('| method |'));
       assert.match(table(trained.stdout), /\| offline-cv \(without GT\) \| overall \| 8 \|/);
       assert.match(table(trained.stdout), /most frequent agent \(cross-validated\)/);
@@ -274,25 +269,19 @@ describe('faultline with a model provider', () => {
       '{"agent": "Excel_Expert", "step": 0, "reason": "the code mishandled addresses"}',
     ]);
     try {
-      const result = await run(
-        process.execPath,
-        [
-          '--import',
-          'tsx',
-          CLI,
-          'attribute',
-          'examples/who-and-when-ag-58.json',
-          '--method',
-          'all-at-once',
-          '--model',
-          'openai-compatible:local',
-          '--base-url',
-          server.baseUrl,
-          '--no-cache',
-          '--json',
-        ],
-        { cwd: ROOT },
+      const result = await faultline(
+        'attribute',
+        'examples/who-and-when-ag-58.json',
+        '--method',
+        'all-at-once',
+        '--model',
+        'openai-compatible:local',
+        '--base-url',
+        server.baseUrl,
+        '--no-cache',
+        '--json',
       );
+      assert.equal(result.code, 0, result.stderr);
       const line = JSON.parse(result.stdout) as {
         agent: string;
         step: number;
@@ -313,32 +302,19 @@ describe('faultline with a model provider', () => {
   });
 
   it('says in one line that a key is missing, and that offline needs none', async () => {
-    const env = { ...process.env };
-    delete env.OPENAI_API_KEY;
-    try {
-      await run(
-        process.execPath,
-        [
-          '--import',
-          'tsx',
-          CLI,
-          'attribute',
-          'examples/who-and-when-ag-58.json',
-          '--method',
-          'hybrid',
-          '--model',
-          'openai:gpt-4o',
-        ],
-        { cwd: ROOT, env },
-      );
-      assert.fail('should have failed');
-    } catch (error) {
-      const failure = error as { code: number; stderr: string };
-      assert.equal(failure.code, 2);
-      assert.equal(
-        failure.stderr,
-        'faultline: OPENAI_API_KEY is not set: export your openai API key to use openai:gpt-4o, or use --method offline, which needs no key\n',
-      );
-    }
+    const result = await faultlineWith(
+      { OPENAI_API_KEY: undefined },
+      'attribute',
+      'examples/who-and-when-ag-58.json',
+      '--method',
+      'hybrid',
+      '--model',
+      'openai:gpt-4o',
+    );
+    assert.equal(result.code, 2);
+    assert.equal(
+      result.stderr,
+      'faultline: OPENAI_API_KEY is not set: export your openai API key to use openai:gpt-4o, or use --method offline, which needs no key\n',
+    );
   });
 });

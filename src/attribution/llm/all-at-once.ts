@@ -1,12 +1,10 @@
 /**
  * All-at-Once: one call over the whole log names the agent and the step.
  */
-import type { ModelClient } from '../../llm/client.js';
 import type { Trace } from '../../trace/model.js';
-import type { Attribution, AttributeOptions } from '../method.js';
 import { allAtOncePrompt, taskHeader } from './prompts.js';
 import { attributionReplySchema, parseAttributionReply } from './replies.js';
-import { LlmSession, UnreadableReply } from './session.js';
+import { LlmSession, UnreadableReply, type LlmRunner } from './session.js';
 
 /** The agent and step named by one call, or an unreadable reply; shared with hybrid. */
 export async function askAllAtOnce(session: LlmSession, trace: Trace, useGroundTruth: boolean) {
@@ -20,11 +18,7 @@ export async function askAllAtOnce(session: LlmSession, trace: Trace, useGroundT
 }
 
 /** Runs All-at-Once on a trace. */
-export async function runAllAtOnce(
-  trace: Trace,
-  client: ModelClient,
-  options: AttributeOptions = {},
-): Promise<Attribution> {
+export const runAllAtOnce: LlmRunner = async (trace, client, options) => {
   const session = new LlmSession(client, trace);
   const reply = await askAllAtOnce(session, trace, options.useGroundTruth !== false);
   if (reply instanceof UnreadableReply) return session.unparsed('all-at-once', reply, 'answer');
@@ -34,4 +28,4 @@ export async function runAllAtOnce(
     reason: reply.reason,
     method: 'all-at-once',
   });
-}
+};

@@ -2,19 +2,12 @@
  * Binary Search: repeatedly ask which half of the current range holds the decisive error, at most
  * ⌈log2 N⌉ choices. An unreadable choice is retried once, then reported: never decided by a coin.
  */
-import type { ModelClient } from '../../llm/client.js';
-import type { Trace } from '../../trace/model.js';
-import type { Attribution, AttributeOptions } from '../method.js';
 import { halfPrompt, taskHeader } from './prompts.js';
 import { halfReplySchema, parseHalfReply } from './replies.js';
-import { LlmSession, UnreadableReply } from './session.js';
+import { LlmSession, UnreadableReply, type LlmRunner } from './session.js';
 
 /** Runs Binary Search on a trace. */
-export async function runBinarySearch(
-  trace: Trace,
-  client: ModelClient,
-  options: AttributeOptions = {},
-): Promise<Attribution> {
+export const runBinarySearch: LlmRunner = async (trace, client, options) => {
   const session = new LlmSession(client, trace);
   const header = taskHeader(trace, options.useGroundTruth !== false);
   // The human's opening request is never the decisive step.
@@ -50,4 +43,4 @@ export async function runBinarySearch(
     reason: reasons.length > 0 ? reasons.join(' → ') : 'Only one candidate step.',
     method: 'binary-search',
   });
-}
+};

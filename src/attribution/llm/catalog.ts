@@ -8,8 +8,8 @@ import { UserError } from '../../errors.js';
 import type { ModelClient, ModelClientOptions } from '../../llm/client.js';
 import { parseModelSpec } from '../../llm/model-spec.js';
 import { providerNames, resolveConnection } from '../../llm/provider-catalog.js';
-import type { Trace } from '../../trace/model.js';
-import type { Attribution, AttributeOptions, AttributionMethod } from '../method.js';
+import type { AttributeOptions, AttributionMethod } from '../method.js';
+import type { LlmRunner } from './session.js';
 
 /** Options of an LLM method: the model (`provider:model`) or a ready client, plus call settings. */
 export interface LlmOptions extends AttributeOptions, Partial<Omit<ModelClientOptions, 'model'>> {
@@ -17,57 +17,33 @@ export interface LlmOptions extends AttributeOptions, Partial<Omit<ModelClientOp
   client?: ModelClient;
 }
 
-/** One method's logic: a trace and a model client in, an attribution out. */
-export type LlmRunner = (
-  trace: Trace,
-  client: ModelClient,
-  options: AttributeOptions,
-) => Promise<Attribution>;
+/** The LLM methods and what they do. */
+const DESCRIPTIONS = {
+  'all-at-once': 'LLM: one call over the whole log',
+  'step-by-step': 'LLM: judge each step in order, stop at the first error (≤ N calls)',
+  'binary-search': 'LLM: halve the range holding the error (≤ ⌈log2 N⌉ calls)',
+  hybrid: "LLM: all-at-once names the agent, then step-by-step over that agent's steps",
+};
+type LlmMethodName = keyof typeof DESCRIPTIONS;
 
-interface LlmMethodEntry {
-  description: string;
-  load: () => Promise<LlmRunner>;
-}
+/** Each method's runner, loaded on first use (with the AI SDK behind it). */
+const RUNNERS: Record<LlmMethodName, () => Promise<LlmRunner>> = {
+  'all-at-once': async () => (await import('./all-at-once.js')).runAllAtOnce,
+  'step-by-step': async () => (await import('./step-by-step.js')).runStepByStep,
+  'binary-search': async () => (await import('./binary-search.js')).runBinarySearch,
+  hybrid: async () => (await import('./hybrid.js')).runHybrid,
+};
 
-const LLM_METHODS = new Map<string, LlmMethodEntry>([
-  [
-    'all-at-once',
-    {
-      description: 'LLM: one call over the whole log',
-      load: async () => (await import('./all-at-once.js')).runAllAtOnce,
-    },
-  ],
-  [
-    'step-by-step',
-    {
-      description: 'LLM: judge each step in order, stop at the first error (≤ N calls)',
-      load: async () => (await import('./step-by-step.js')).runStepByStep,
-    },
-  ],
-  [
-    'binary-search',
-    {
-      description: 'LLM: halve the range holding the error (≤ ⌈log2 N⌉ calls)',
-      load: async () => (await import('./binary-search.js')).runBinarySearch,
-    },
-  ],
-  [
-    'hybrid',
-    {
-      description: "LLM: all-at-once names the agent, then step-by-step over that agent's steps",
-      load: async () => (await import('./hybrid.js')).runHybrid,
-    },
-  ],
-]);
+const isName = (name: string): name is LlmMethodName => Object.hasOwn(DESCRIPTIONS, name);
 
 /** Names and descriptions of the LLM methods. */
 export function llmMethodNames(): { name: string; description: string }[] {
-  return [...LLM_METHODS].map(([name, entry]) => ({ name, description: entry.description }));
+  return Object.entries(DESCRIPTIONS).map(([name, description]) => ({ name, description }));
 }
 
 /** True when `name` is an LLM method. */
 export function isLlmMethod(name: string): boolean {
-  return LLM_METHODS.has(name);
+  return isName(name);
 }
 
 /** Checks that a method can run: a model named `provider:model` whose key and endpoint are set. */
@@ -98,18 +74,17 @@ async function clientOf(options: LlmOptions, model: string | undefined): Promise
  * here, before any call), loaded on first use.
  */
 export function createLlmMethod(name: string, options: LlmOptions): AttributionMethod {
-  const entry = LLM_METHODS.get(name);
-  if (!entry)
+  if (!isName(name))
     throw new UserError(
-      `unknown LLM method "${name}"; choose one of: ${[...LLM_METHODS.keys()].join(', ')}`,
+      `unknown LLM method "${name}"; choose one of: ${Object.keys(DESCRIPTIONS).join(', ')}`,
     );
   checkLlmOptions(name, options);
   let loaded: Promise<[LlmRunner, ModelClient]> | undefined;
   return {
     name,
-    description: entry.description,
+    description: DESCRIPTIONS[name],
     async attribute(trace, callOptions = {}) {
-      loaded ??= Promise.all([entry.load(), clientOf(options, options.model)]);
+      loaded ??= Promise.all([RUNNERS[name](), clientOf(options, options.model)]);
       const [run, client] = await loaded;
       return run(trace, client, { ...options, ...callOptions });
     },

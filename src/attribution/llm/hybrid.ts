@@ -1,20 +1,13 @@
 /**
  * Hybrid: All-at-Once names the agent, then Step-by-Step judges that agent's steps in order.
  */
-import type { ModelClient } from '../../llm/client.js';
 import { sameAgent } from '../../trace/agents.js';
-import type { Trace } from '../../trace/model.js';
-import type { Attribution, AttributeOptions } from '../method.js';
 import { askAllAtOnce } from './all-at-once.js';
 import { judgeSteps } from './step-by-step.js';
-import { LlmSession, UnreadableReply } from './session.js';
+import { LlmSession, UnreadableReply, type LlmRunner } from './session.js';
 
 /** Runs Hybrid on a trace. */
-export async function runHybrid(
-  trace: Trace,
-  client: ModelClient,
-  options: AttributeOptions = {},
-): Promise<Attribution> {
+export const runHybrid: LlmRunner = async (trace, client, options) => {
   const session = new LlmSession(client, trace);
   const first = await askAllAtOnce(session, trace, options.useGroundTruth !== false);
   if (first instanceof UnreadableReply) return session.unparsed('hybrid', first, 'answer');
@@ -37,4 +30,4 @@ export async function runHybrid(
     reason: `${first.reason} (No single step of ${first.agent} was judged decisive on its own; the all-at-once step is kept.)`,
     method: 'hybrid',
   });
-}
+};

@@ -5,9 +5,16 @@
 import type { z } from 'zod';
 import { costFor, type ModelClient } from '../../llm/client.js';
 import type { Trace } from '../../trace/model.js';
-import type { Attribution, Usage } from '../method.js';
+import type { Attribution, AttributeOptions, Usage } from '../method.js';
 import { renderLog } from './log-view.js';
 import { RETRY_SUFFIX, SYSTEM_PROMPT } from './prompts.js';
+
+/** One method's logic: a trace and a model client in, an attribution out. */
+export type LlmRunner = (
+  trace: Trace,
+  client: ModelClient,
+  options: AttributeOptions,
+) => Promise<Attribution>;
 
 /** A reply that could not be read even after the retry. */
 export class UnreadableReply {

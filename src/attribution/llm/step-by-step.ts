@@ -2,12 +2,11 @@
  * Step-by-Step: judge each step in order, with the log up to it, and stop at the first step judged
  * the decisive error. At most one verdict per candidate step (and at most `maxCalls` verdicts).
  */
-import type { ModelClient } from '../../llm/client.js';
 import type { Trace } from '../../trace/model.js';
 import type { Attribution, AttributeOptions } from '../method.js';
 import { stepVerdictPrompt, taskHeader } from './prompts.js';
 import { parseVerdictReply, verdictReplySchema } from './replies.js';
-import { LlmSession, UnreadableReply } from './session.js';
+import { LlmSession, UnreadableReply, type LlmRunner } from './session.js';
 
 /** Judges `candidates` in order inside an existing session; shared with hybrid. */
 export async function judgeSteps(
@@ -56,11 +55,7 @@ export function candidateSteps(trace: Trace): number[] {
 }
 
 /** Runs Step-by-Step on a trace. */
-export async function runStepByStep(
-  trace: Trace,
-  client: ModelClient,
-  options: AttributeOptions = {},
-): Promise<Attribution> {
+export const runStepByStep: LlmRunner = async (trace, client, options) => {
   return judgeSteps(
     new LlmSession(client, trace),
     trace,
@@ -68,4 +63,4 @@ export async function runStepByStep(
     options,
     'step-by-step',
   );
-}
+};
