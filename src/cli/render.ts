@@ -50,7 +50,15 @@ export function renderTrace(trace: Trace, width = process.stdout.columns ?? 100)
     );
   if (trace.labels) {
     lines.push(pc.bold('labels'));
-    if (trace.labels.agent) lines.push(`  responsible agent  ${trace.labels.agent}`);
+    const responsible = trace.labels.agents ?? (trace.labels.agent ? [trace.labels.agent] : []);
+    if (responsible.length > 0)
+      lines.push(
+        `  responsible agent${responsible.length > 1 ? 's' : ' '} ${responsible.join(', ')}`,
+      );
+    if (trace.labels.faults)
+      lines.push(
+        `  failure modes      ${trace.labels.faults.map((fault) => `${fault.agent} ${fault.mode}`).join(', ')}`,
+      );
     if (trace.labels.step !== undefined)
       lines.push(`  decisive step      ${trace.labels.step} (marked *)`);
     if (trace.labels.reason) lines.push(`  reason             ${trace.labels.reason}`);

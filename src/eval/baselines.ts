@@ -1,20 +1,17 @@
 /**
  * Every baseline the evaluations report, computed once for `faultline eval` and `faultline train
- * --cv` alike: the first agent step, the most frequent responsible agent (learned on the training
+ * --cv` alike: simple rules a user could apply by hand (the first, last or most talkative speaker;
+ * the first or last agent step), the most frequent responsible agent (learned on the training
  * folds only, as a method would be) and the exact expectation of a uniform random guess.
  */
 import { firstAgentStep } from '../attribution/first-agent.js';
-import { assignFolds } from '../attribution/offline/folds.js';
-import { sameAgent } from '../trace/agents.js';
+import { responsibleAgents, sameAgent } from '../trace/agents.js';
 import type { Trace } from '../trace/model.js';
 import { subsetOf } from '../trace/subset.js';
+import { assignFoldsFor, type FoldPlan } from './folds.js';
 import { lenientStepMatch, outcomesOf, type Outcomes } from './metrics.js';
 
-/** How cross-validated figures are drawn: k folds grouped by question, repeated over seeds. */
-export interface FoldPlan {
-  folds: number;
-  seeds: readonly number[];
-}
+export type { FoldPlan } from './folds.js';
 
 /** One baseline's outcome on one trace (one per seed where the baseline learns from folds). */
 export interface BaselineItem {
@@ -45,17 +42,17 @@ export function randomExpectation(trace: Trace): Outcomes {
   const label = trace.labels?.step;
   const share = (hit: (step: number, label: number) => boolean) =>
     label === undefined
-      ? 0
+      ? undefined
       : candidates.filter((step) => hit(step, label)).length / candidates.length;
   const agents: string[] = [];
   for (const index of candidates) {
     const agent = trace.steps[index]?.agent ?? '';
     if (!agents.some((known) => sameAgent(known, agent))) agents.push(agent);
   }
-  const labelAgent = trace.labels?.agent;
+  const responsible = responsibleAgents(trace);
+  const hits = agents.filter((agent) => responsible.some((name) => sameAgent(agent, name)));
   return {
-    agent:
-      labelAgent && agents.some((agent) => sameAgent(agent, labelAgent)) ? 1 / agents.length : 0,
+    agent: agents.length > 0 ? hits.length / agents.length : 0,
     step: share((step, truth) => step === truth),
     stepWithin1: share((step, truth) => Math.abs(step - truth) <= 1),
     stepWithin3: share((step, truth) => Math.abs(step - truth) <= 3),
@@ -77,14 +74,51 @@ export function mostFrequentAgent(traces: readonly Trace[]): string | undefined 
 
 /** The outcomes of naming `agent` at `step` on a labelled trace. */
 function outcomesOfGuess(trace: Trace, agent: string, step: number): Outcomes {
+  const labels = responsibleAgents(trace);
   return outcomesOf({
     subset: subsetOf(trace),
     predictedAgent: agent,
     predictedStep: step,
     labelAgent: trace.labels?.agent,
+    ...(labels.length > 1 ? { labelAgents: labels } : {}),
     labelStep: trace.labels?.step,
   });
 }
+
+/** Steps a speaker rule picks among: every step but the human's (all steps if none). */
+function speakerSteps(trace: Trace): number[] {
+  const steps = trace.steps.filter((step) => step.role !== 'human').map((step) => step.index);
+  return steps.length > 0 ? steps : trace.steps.map((step) => step.index);
+}
+
+/** A rule that names a step (and so its speaker) from the trace alone. */
+type StepRule = (trace: Trace) => number;
+
+const firstOfAgent = (trace: Trace, agent: string) =>
+  trace.steps.findIndex((step) => step.role !== 'human' && step.agent === agent);
+
+/** The simple rules, each named as reported. */
+const RULES: [string, StepRule][] = [
+  ['first agent step', firstAgentStep],
+  ['last agent step', (trace) => trace.steps.findLastIndex((step) => step.role === 'agent') ?? 0],
+  ['first speaker', (trace) => speakerSteps(trace)[0] ?? 0],
+  ['last speaker', (trace) => speakerSteps(trace).at(-1) ?? 0],
+  [
+    'most talkative speaker',
+    (trace) => {
+      const counts = new Map<string, number>();
+      for (const index of speakerSteps(trace)) {
+        const agent = trace.steps[index]?.agent ?? '';
+        counts.set(agent, (counts.get(agent) ?? 0) + 1);
+      }
+      // Ties go to the speaker who spoke first.
+      let best = '';
+      let most = 0;
+      for (const [agent, count] of counts) if (count > most) [best, most] = [agent, count];
+      return Math.max(0, firstOfAgent(trace, best));
+    },
+  ],
+];
 
 /** Every baseline on the same labelled traces; learned baselines use the plan's folds. */
 export function baselineOutcomes(traces: readonly Trace[], plan: FoldPlan): BaselineOutcomes[] {
@@ -95,18 +129,24 @@ export function baselineOutcomes(traces: readonly Trace[], plan: FoldPlan): Base
     outcomes,
   });
 
-  const first = traces.map((trace, index) => {
-    const step = firstAgentStep(trace);
-    return item(index, outcomesOfGuess(trace, trace.steps[step]?.agent ?? '', step));
-  });
+  const ruled = RULES.map(([method, rule]) => ({
+    method,
+    items: traces.map((trace, index) => {
+      const step = Math.max(0, rule(trace));
+      return item(index, outcomesOfGuess(trace, trace.steps[step]?.agent ?? '', step));
+    }),
+  }));
 
-  // Learned per subset from the other folds only, then named at its first step in the trace.
+  // Learned from the other folds only (within the subset when folds are drawn by question), then
+  // named at its first step in the trace.
   const frequent: BaselineItem[] = [];
-  for (const seed of plan.seeds) {
-    const assignment = assignFolds(traces, plan.folds, seed);
+  for (const seed of plan.by === 'system' ? [0] : plan.seeds) {
+    const assignment = assignFoldsFor(traces, plan, seed);
     traces.forEach((trace, index) => {
       const training = traces.filter(
-        (_, other) => assignment[other] !== assignment[index] && subsets[other] === subsets[index],
+        (_, other) =>
+          assignment[other] !== assignment[index] &&
+          (plan.by === 'system' || subsets[other] === subsets[index]),
       );
       const agent = mostFrequentAgent(training) ?? '';
       const step = trace.steps.findIndex((candidate) => sameAgent(candidate.agent, agent));
@@ -118,7 +158,7 @@ export function baselineOutcomes(traces: readonly Trace[], plan: FoldPlan): Base
 
   const random = traces.map((trace, index) => item(index, randomExpectation(trace)));
   return [
-    { method: 'first agent step', items: first },
+    ...ruled,
     { method: 'most frequent agent (cross-validated)', items: frequent },
     { method: 'random (expected)', items: random },
   ];

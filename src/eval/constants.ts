@@ -1,4 +1,10 @@
 /** Names shared by the eval command and the evaluation runner, kept light for start-up. */
 
-/** The pseudo-method that cross-validates the offline model on the evaluated traces. */
+/** The pseudo-method that cross-validates the offline model on the evaluated traces, by question. */
 export const CROSS_VALIDATED_OFFLINE = 'offline-cv';
+
+/** The pseudo-method that predicts each system's runs with a model trained on the other systems. */
+export const LEAVE_ONE_SYSTEM_OUT = 'offline-loso';
+
+/** The pseudo-methods that train the offline model on the evaluated traces themselves. */
+export const HELD_OUT_METHODS: readonly string[] = [CROSS_VALIDATED_OFFLINE, LEAVE_ONE_SYSTEM_OUT];

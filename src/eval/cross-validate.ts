@@ -1,12 +1,13 @@
 /**
  * Cross-validated predictions of the offline model: k folds grouped by question and stratified by
- * subset, repeated over seeds; every trace is predicted by a model that never saw its question.
- * They become ordinary evaluation records (method `offline-cv`, one per trace and seed), so
+ * subset, repeated over seeds, or one fold per system (folds.ts); every trace is predicted by a
+ * model that never saw its question (or its system).
+ * They become ordinary evaluation records (method `offline-cv`, one per trace and seed, or
+ * `offline-loso` when each system is left out in turn), so
  * `faultline eval` and `faultline train --cv` summarise and print them with the same code.
  */
 import { performance } from 'node:perf_hooks';
-import { isTrainable } from '../attribution/offline/inputs.js';
-import { assignFolds } from '../attribution/offline/folds.js';
+import { isLabelled } from '../attribution/offline/inputs.js';
 import { attributeWithModel } from '../attribution/offline/attributor.js';
 import { DEFAULT_FOLD_SEEDS } from '../attribution/offline/settings.js';
 import {
@@ -17,8 +18,8 @@ import {
 import type { Attribution } from '../attribution/method.js';
 import { traceHash } from '../trace/hash.js';
 import type { Trace } from '../trace/model.js';
-import type { FoldPlan } from './baselines.js';
-import { CROSS_VALIDATED_OFFLINE } from './constants.js';
+import { assignFoldsFor, foldCount, seedsOf, type FoldPlan } from './folds.js';
+import { CROSS_VALIDATED_OFFLINE, LEAVE_ONE_SYSTEM_OUT } from './constants.js';
 import { recordOf, type EvalRecord } from './store.js';
 
 /** The folds of the cross-validated figures in docs/MODEL.md. */
@@ -46,13 +47,16 @@ export function crossValidateOffline(
   traces: readonly Trace[],
   options: CrossValidationOptions = {},
 ): HeldOutPrediction[] {
-  const { folds, seeds } = options.plan ?? DEFAULT_FOLD_PLAN;
+  const plan = options.plan ?? DEFAULT_FOLD_PLAN;
+  const method = plan.by === 'system' ? LEAVE_ONE_SYSTEM_OUT : CROSS_VALIDATED_OFFLINE;
   const settings = options.settings ?? DEFAULT_TRAIN_SETTINGS;
-  const usable = traces.filter(isTrainable);
+  const usable = traces.filter(isLabelled);
+  const folds = foldCount(usable, plan);
+  const seeds = seedsOf(plan);
   const out: HeldOutPrediction[] = [];
   let done = 0;
   for (const seed of seeds) {
-    const assignment = assignFolds(usable, folds, seed);
+    const assignment = assignFoldsFor(usable, plan, seed);
     for (let fold = 0; fold < folds; fold += 1) {
       const model = trainOfflineModel(
         usable.filter((_, index) => assignment[index] !== fold),
@@ -67,7 +71,7 @@ export function crossValidateOffline(
             ...attributeWithModel(trace, model, {
               useGroundTruth: options.useGroundTruth !== false,
             }),
-            method: CROSS_VALIDATED_OFFLINE,
+            method,
           },
         });
       });
@@ -94,7 +98,7 @@ export function crossValidationRecords(
     let traceKey = keys.get(trace);
     if (traceKey === undefined) keys.set(trace, (traceKey = traceHash(trace)));
     return recordOf(attribution, {
-      method: CROSS_VALIDATED_OFFLINE,
+      method: attribution.method,
       useGroundTruth: options.useGroundTruth !== false,
       trace,
       traceKey,

@@ -18,12 +18,21 @@ export interface Scored {
   predictedAgent: string | null;
   predictedStep: number | null;
   labelAgent: string | undefined;
+  /** Every responsible agent when the run has several; naming any of them is right. */
+  labelAgents?: readonly string[];
+  /** undefined when the trace has no step label: step measures then leave it out. */
   labelStep: number | undefined;
 }
 
-/** Exact agent match, case- and separator-insensitive. */
-export function agentCorrect(predicted: string | null, label: string | undefined): boolean {
-  return predicted !== null && label !== undefined && sameAgent(predicted, label);
+/** Exact agent match, case- and separator-insensitive; with several responsible agents, any. */
+export function agentCorrect(
+  predicted: string | null,
+  label: string | undefined,
+  labels?: readonly string[],
+): boolean {
+  if (predicted === null) return false;
+  if (labels && labels.length > 0) return labels.some((agent) => sameAgent(predicted, agent));
+  return label !== undefined && sameAgent(predicted, label);
 }
 
 /** Exact integer step match. */
@@ -105,18 +114,28 @@ export interface AccuracySummary {
   stepLenient: Estimate;
 }
 
-/** One trace's outcome under each accuracy: 0 or 1, or a fraction for averages and expectations. */
-export type Outcomes = { [Measure in keyof AccuracySummary]: number };
+/**
+ * One trace's outcome under each accuracy: 0 or 1, or a fraction for averages and expectations;
+ * step measures are undefined for a trace without a step label, which they then leave out.
+ */
+export interface Outcomes {
+  agent: number;
+  step: number | undefined;
+  stepWithin1: number | undefined;
+  stepWithin3: number | undefined;
+  stepLenient: number | undefined;
+}
 
 /** The outcomes of one prediction. */
 export function outcomesOf(item: Scored): Outcomes {
   const hit = (correct: boolean) => (correct ? 1 : 0);
+  const stepped = item.labelStep !== undefined;
   return {
-    agent: hit(agentCorrect(item.predictedAgent, item.labelAgent)),
-    step: hit(stepCorrect(item.predictedStep, item.labelStep)),
-    stepWithin1: hit(stepWithin(item.predictedStep, item.labelStep, 1)),
-    stepWithin3: hit(stepWithin(item.predictedStep, item.labelStep, 3)),
-    stepLenient: hit(lenientStepMatch(item.predictedStep, item.labelStep)),
+    agent: hit(agentCorrect(item.predictedAgent, item.labelAgent, item.labelAgents)),
+    step: stepped ? hit(stepCorrect(item.predictedStep, item.labelStep)) : undefined,
+    stepWithin1: stepped ? hit(stepWithin(item.predictedStep, item.labelStep, 1)) : undefined,
+    stepWithin3: stepped ? hit(stepWithin(item.predictedStep, item.labelStep, 3)) : undefined,
+    stepLenient: stepped ? hit(lenientStepMatch(item.predictedStep, item.labelStep)) : undefined,
   };
 }
 
@@ -136,13 +155,17 @@ export function summariseOutcomes(
     else groups.set(key, [item.outcomes]);
   });
   const options = seed === undefined ? {} : { seed };
-  const of = (measure: keyof AccuracySummary) =>
-    estimate(
-      [...groups.values()].map(
-        (group) => group.reduce((sum, outcomes) => sum + outcomes[measure], 0) / group.length,
-      ),
-      options,
-    );
+  const of = (measure: keyof AccuracySummary) => {
+    const perTrace: number[] = [];
+    for (const group of groups.values()) {
+      const values = group
+        .map((outcomes) => outcomes[measure])
+        .filter((value) => value !== undefined);
+      if (values.length > 0)
+        perTrace.push(values.reduce((sum, value) => sum + value, 0) / values.length);
+    }
+    return estimate(perTrace, options);
+  };
   return {
     agent: of('agent'),
     step: of('step'),

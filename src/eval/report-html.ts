@@ -66,7 +66,7 @@ function accuracyChart(
           candidate.subset === subset &&
           methodLabel(candidate.method, candidate.useGroundTruth) === label,
       );
-      if (!row) return;
+      if (!row || pick(row).n === 0) return;
       const value = pick(row);
       const y = top + 14 + labelIndex * (barHeight + 3);
       const colour = COLOURS[labelIndex % COLOURS.length]!;
@@ -174,7 +174,11 @@ export function renderHtmlReport(summary: EvalSummary, traces: readonly Trace[])
           : '') +
         '</section>',
     );
-    const agentRight = agentCorrect(record.predicted.agent, record.label.agent);
+    const agentRight = agentCorrect(
+      record.predicted.agent,
+      record.label.agent,
+      record.label.agents,
+    );
     const stepRight = stepCorrect(record.predicted.step, record.label.step);
     return [
       `<td><a href="#${anchor}">${escapeHtml(record.file)}</a></td>`,

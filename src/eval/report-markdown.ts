@@ -17,15 +17,16 @@ function cell(text: string): string {
   return text.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ');
 }
 
-/** `42.1% [32.9, 51.6]` */
+/** `42.1% [32.9, 51.6]`, or `–` when no trace could be scored (no step labels, say). */
 export function formatEstimate(value: Estimate): string {
+  if (value.n === 0) return '–';
   return `${(value.value * 100).toFixed(1)}% [${(value.low * 100).toFixed(1)}, ${(value.high * 100).toFixed(1)}]`;
 }
 
 /** Notes that must travel with the numbers. */
 export function reportNotes(summary: EvalSummary): string[] {
   const notes = [
-    'Accuracy with 95% bootstrap interval over traces. Steps match only when the integers are equal.',
+    'Accuracy with 95% bootstrap interval over traces. Steps match only when the integers are equal; step measures count only traces with a step label (– where none has one). Where a run has several responsible agents (injected faults), naming any of them is right.',
     '"lenient (original)" repeats the original Who&When script, which counts a step as right when the true number occurs inside the predicted one (true 1, predicted 10 counts); it is shown only to compare with published figures.',
   ];
   if (summary.info.includeTrain)
@@ -71,9 +72,8 @@ export function paperTable(rows: readonly SummaryRow[]): string {
           methodLabel(candidate.method, candidate.useGroundTruth) === label &&
           candidate.subset === subset,
       );
-      return row
-        ? `${(row.accuracy.agent.value * 100).toFixed(1)} | ${(row.accuracy.step.value * 100).toFixed(1)}`
-        : '– | –';
+      const percent = (value: Estimate) => (value.n === 0 ? '–' : (value.value * 100).toFixed(1));
+      return row ? `${percent(row.accuracy.agent)} | ${percent(row.accuracy.step)}` : '– | –';
     });
     lines.push(`| ${label} | ${cells.join(' | ')} |`);
   }
@@ -128,7 +128,11 @@ export function renderMarkdownReport(summary: EvalSummary): string {
     '| trace | subset | method | predicted | label | agent | step | calls | tokens in / out | cost | ms |',
     '|---|---|---|---|---|---|---|---|---|---|---|',
     ...summary.records.map((record) => {
-      const agentRight = agentCorrect(record.predicted.agent, record.label.agent);
+      const agentRight = agentCorrect(
+        record.predicted.agent,
+        record.label.agent,
+        record.label.agents,
+      );
       const stepRight = stepCorrect(record.predicted.step, record.label.step);
       const spend = spendText(record);
       return `| ${cell(record.file)} | ${cell(record.subset)} | ${methodLabel(record.method, record.useGroundTruth)} | ${cell(predictionText(record))} | ${cell(record.label.agent ?? '?')} @ ${record.label.step ?? '?'} | ${agentRight ? 'yes' : 'no'} | ${stepRight ? 'yes' : 'no'} | ${spend.calls} | ${spend.tokens} | ${spend.cost} | ${spend.milliseconds} |`;

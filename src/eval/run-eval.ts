@@ -8,18 +8,18 @@ import { performance } from 'node:perf_hooks';
 import pLimit from 'p-limit';
 import { isLlmMethod, type LlmOptions } from '../attribution/llm/catalog.js';
 import { loadOfflineModel } from '../attribution/offline/attributor.js';
-import { isTrainable } from '../attribution/offline/inputs.js';
+import { isLabelled } from '../attribution/offline/inputs.js';
 import { getMethod } from '../attribution/registry.js';
 import { UserError } from '../errors.js';
 import { traceHash } from '../trace/hash.js';
 import type { Trace } from '../trace/model.js';
-import type { FoldPlan } from './baselines.js';
-import { CROSS_VALIDATED_OFFLINE } from './constants.js';
+import { seedsOf, type FoldPlan } from './folds.js';
+import { HELD_OUT_METHODS, LEAVE_ONE_SYSTEM_OUT } from './constants.js';
 import { crossValidationRecords, DEFAULT_FOLD_PLAN } from './cross-validate.js';
 import { agentCorrect, stepCorrect } from './metrics.js';
 import { recordKey, recordOf, type EvalRecord, type ResultStore } from './store.js';
 
-export { CROSS_VALIDATED_OFFLINE } from './constants.js';
+export { CROSS_VALIDATED_OFFLINE, LEAVE_ONE_SYSTEM_OUT } from './constants.js';
 
 /** Progress after each trace. */
 export interface EvalProgress {
@@ -72,7 +72,7 @@ export async function runEvaluation(
   store: ResultStore,
   options: EvalOptions,
 ): Promise<{ records: EvalRecord[]; info: EvalRunInfo }> {
-  const labelled = traces.filter(isTrainable);
+  const labelled = traces.filter(isLabelled);
   const keys = labelled.map(traceHash);
   const info: EvalRunInfo = {
     excludedTrainingTraces: 0,
@@ -82,20 +82,19 @@ export async function runEvaluation(
   };
   if (labelled.length === 0)
     throw new UserError(
-      'none of the traces has agent and step labels; evaluation needs labelled traces (e.g. Who&When)',
+      'none of the traces names its responsible agent; evaluation needs labelled traces (e.g. Who&When or AEGIS)',
     );
   const records: EvalRecord[] = [];
 
   for (const methodName of options.methods) {
     const method = methodKey(methodName, options.llm);
     // Created once per method: a missing model or key fails before any trace is evaluated.
-    const attributor =
-      methodName === CROSS_VALIDATED_OFFLINE
-        ? undefined
-        : getMethod(methodName, {
-            ...(options.modelPath ? { modelPath: options.modelPath } : {}),
-            ...(options.llm ? { llm: options.llm } : {}),
-          });
+    const attributor = HELD_OUT_METHODS.includes(methodName)
+      ? undefined
+      : getMethod(methodName, {
+          ...(options.modelPath ? { modelPath: options.modelPath } : {}),
+          ...(options.llm ? { llm: options.llm } : {}),
+        });
     for (const useGroundTruth of options.groundTruthSettings) {
       let selected = labelled.map((trace, index) => ({ trace, key: keys[index]! }));
       if (methodName === 'offline' && !options.includeTrain) {
@@ -114,6 +113,7 @@ export async function runEvaluation(
         total: selected.length,
         hitsAgent: 0,
         hitsStep: 0,
+        stepped: 0,
         cost: 0,
         resumed: 0,
       };
@@ -121,8 +121,17 @@ export async function runEvaluation(
         records.push(record);
         progress.done += 1;
         if (resumed) progress.resumed += 1;
-        progress.hitsAgent += agentCorrect(record.predicted.agent, record.label.agent) ? 1 : 0;
-        progress.hitsStep += stepCorrect(record.predicted.step, record.label.step) ? 1 : 0;
+        progress.hitsAgent += agentCorrect(
+          record.predicted.agent,
+          record.label.agent,
+          record.label.agents,
+        )
+          ? 1
+          : 0;
+        if (record.label.step !== undefined) {
+          progress.stepped += 1;
+          progress.hitsStep += stepCorrect(record.predicted.step, record.label.step) ? 1 : 0;
+        }
         progress.cost += record.usage.costUsd ?? 0;
         options.onProgress?.({
           method,
@@ -130,7 +139,7 @@ export async function runEvaluation(
           done: progress.done,
           total: progress.total,
           agentAccuracy: progress.hitsAgent / progress.done,
-          stepAccuracy: progress.hitsStep / progress.done,
+          stepAccuracy: progress.stepped > 0 ? progress.hitsStep / progress.stepped : 0,
           costUsd: progress.cost,
           resumed: progress.resumed,
         });
@@ -138,8 +147,11 @@ export async function runEvaluation(
       if (attributor === undefined) {
         // One record per trace and seed; a seed missing any record is cross-validated again, with
         // folds drawn over all labelled traces so results do not depend on what was resumed.
-        progress.total = selected.length * info.plan.seeds.length;
-        const missing = info.plan.seeds.filter((foldSeed) => {
+        const plan: FoldPlan =
+          methodName === LEAVE_ONE_SYSTEM_OUT ? { ...info.plan, by: 'system' } : info.plan;
+        const seeds = seedsOf(plan);
+        progress.total = selected.length * seeds.length;
+        const missing = seeds.filter((foldSeed) => {
           const stored = selected.map((item) =>
             store.get(
               recordKey({
@@ -160,7 +172,7 @@ export async function runEvaluation(
         if (missing.length === 0) continue;
         const wanted = new Set(selected.map((item) => item.key));
         for (const record of crossValidationRecords(labelled, {
-          plan: { folds: info.plan.folds, seeds: missing },
+          plan: { ...plan, seeds: missing },
           useGroundTruth,
         })) {
           if (!wanted.has(record.traceKey)) continue;

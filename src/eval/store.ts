@@ -29,7 +29,8 @@ export interface EvalRecord {
     confidence?: number;
     unparsed?: boolean;
   };
-  label: { agent?: string; step?: number };
+  /** The labels: the responsible agent (all of them when several are), the step when known. */
+  label: { agent?: string; agents?: string[]; step?: number };
   usage: Usage;
   milliseconds: number;
 }
@@ -78,6 +79,9 @@ export function recordOf(
     },
     label: {
       ...(trace.labels?.agent ? { agent: trace.labels.agent } : {}),
+      ...(trace.labels?.agents && trace.labels.agents.length > 1
+        ? { agents: trace.labels.agents }
+        : {}),
       ...(trace.labels?.step === undefined ? {} : { step: trace.labels.step }),
     },
     usage: attribution.usage,

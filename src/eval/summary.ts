@@ -2,7 +2,7 @@
  * Turns evaluation records into the report's numbers: accuracy with intervals per method, setting
  * and subset; the baselines on the same traces; usage and time; the predicted-minus-true histogram.
  */
-import { isTrainable } from '../attribution/offline/inputs.js';
+import { isLabelled } from '../attribution/offline/inputs.js';
 import type { Trace } from '../trace/model.js';
 import { baselineOutcomes } from './baselines.js';
 import { bySubset, summarise, summariseOutcomes, type Scored } from './metrics.js';
@@ -74,6 +74,7 @@ function scoredOf(record: EvalRecord): Scored {
     predictedAgent: record.predicted.agent,
     predictedStep: record.predicted.step,
     labelAgent: record.label.agent,
+    ...(record.label.agents ? { labelAgents: record.label.agents } : {}),
     labelStep: record.label.step,
   };
 }
@@ -138,7 +139,7 @@ export function summariseEvaluation(
   }
 
   // Baselines on every labelled trace, learned ones on the same folds as `offline-cv`.
-  for (const { method, items } of baselineOutcomes(traces.filter(isTrainable), info.plan)) {
+  for (const { method, items } of baselineOutcomes(traces.filter(isLabelled), info.plan)) {
     for (const [subset, group] of bySubset(items)) {
       rows.push({
         method,

@@ -2,7 +2,7 @@
  * Canonical agent names and roles. Speakers are written many ways across frameworks; labels and
  * methods compare canonical names only.
  */
-import type { StepRole } from './model.js';
+import type { StepRole, Trace } from './model.js';
 
 /** Speakers that are the human user rather than an agent. */
 const HUMAN_SPEAKERS = new Set(['human', 'user', 'user_proxy', 'userproxy', 'admin']);
@@ -52,4 +52,11 @@ export function sameAgent(left: string, right: string): boolean {
       .toLowerCase()
       .replace(/[\s_-]/g, '');
   return squash(left) === squash(right);
+}
+
+/** The agents a trace's labels hold responsible: all of them when several are named. */
+export function responsibleAgents(trace: Trace): string[] {
+  const labels = trace.labels;
+  if (labels?.agents && labels.agents.length > 0) return labels.agents;
+  return labels?.agent ? [labels.agent] : [];
 }

@@ -69,9 +69,19 @@ export function buildTrace(draft: DraftTrace): Trace {
   if (draft.groundTruth) trace.groundTruth = draft.groundTruth;
   if (draft.labels) {
     const labels: TraceLabels = {};
-    if (draft.labels.agent) labels.agent = matchAgentName(draft.labels.agent, [...agents.keys()]);
+    const names = [...agents.keys()];
+    if (draft.labels.agent) labels.agent = matchAgentName(draft.labels.agent, names);
+    if (draft.labels.agents && draft.labels.agents.length > 0) {
+      labels.agents = [...new Set(draft.labels.agents.map((name) => matchAgentName(name, names)))];
+      labels.agent ??= labels.agents[0];
+    }
     if (draft.labels.step !== undefined) labels.step = draft.labels.step;
     if (draft.labels.reason) labels.reason = draft.labels.reason;
+    if (draft.labels.faults && draft.labels.faults.length > 0)
+      labels.faults = draft.labels.faults.map((fault) => ({
+        agent: matchAgentName(fault.agent, names),
+        mode: fault.mode,
+      }));
     if (Object.keys(labels).length > 0) trace.labels = labels;
   }
   return trace;

@@ -50,11 +50,18 @@ export interface AgentInfo {
 
 /** Human labels carried by annotated traces (Who&When). */
 export interface TraceLabels {
-  /** Failure-responsible agent, canonical name. */
+  /** Failure-responsible agent, canonical name (the first, when several are). */
   agent?: string;
+  /**
+   * Every failure-responsible agent, when a run has several (injected faults); naming any of them
+   * is right at agent level. Absent when only `agent` is known.
+   */
+  agents?: string[];
   /** Decisive error step, 0-based. */
   step?: number;
   reason?: string;
+  /** MAST failure modes of responsible agents (`2.3` is mode FM-2.3), when the source has them. */
+  faults?: { agent: string; mode: string }[];
 }
 
 /** The outcome of the run when the source says it. */

@@ -4,6 +4,7 @@
  */
 import { UserError } from '../errors.js';
 import type { TraceFormat } from './format.js';
+import { aegisFormat } from './formats/aegis.js';
 import { ag2SqliteFormat } from './formats/ag2-sqlite.js';
 import { autogenFormat } from './formats/autogen.js';
 import { canonicalFormat } from './formats/canonical.js';
@@ -23,6 +24,7 @@ const formats = new Map<string, TraceFormat>(
   [
     canonicalFormat,
     whoAndWhenFormat,
+    aegisFormat,
     openAiAgentsFormat,
     openInferenceFormat,
     otelFormat,

@@ -7,12 +7,18 @@
 import { Matrix, solve } from 'ml-matrix';
 import type { LinearScorer } from './scoring.js';
 
-/** One labelled list: a feature row per item, which items may be chosen, and the right one. */
+/**
+ * One labelled list: a feature row per item, which items may be chosen, and the right one, or the
+ * right ones when several are (then each counts for an equal share of the list's likelihood).
+ */
 export interface LabelledList {
   rows: number[][];
   mask: boolean[];
-  label: number;
+  label: number | readonly number[];
 }
+
+const labelsOf = (list: LabelledList): readonly number[] =>
+  typeof list.label === 'number' ? [list.label] : list.label;
 
 /** Fit settings. */
 export interface FitSettings {
@@ -77,7 +83,10 @@ function objective(
       scores[index] = score;
       if (score > max) max = score;
     }
-    const labelScore = scores[list.label]!;
+    const labels = labelsOf(list);
+    let labelScore = 0;
+    for (const label of labels) labelScore += scores[label]!;
+    labelScore /= labels.length;
     let total = 0;
     for (let index = 0; index < count; index += 1) {
       scores[index] = list.mask[index] ? Math.exp(scores[index]! - max) : 0;
@@ -91,9 +100,11 @@ function objective(
       for (let column = 0; column < width; column += 1)
         expected[column]! += scores[index]! * values[index * width + column]!;
     }
-    const labelOffset = list.label * width;
-    for (let column = 0; column < width; column += 1)
-      gradient[column]! += values[labelOffset + column]! - expected[column]!;
+    for (const label of labels) {
+      const labelOffset = label * width;
+      for (let column = 0; column < width; column += 1)
+        gradient[column]! += (values[labelOffset + column]! - expected[column]!) / labels.length;
+    }
     // Hessian of the log-likelihood: -(E[x xᵀ] - E[x] E[x]ᵀ), the covariance under the softmax.
     for (let index = 0; index < count; index += 1) {
       const probability = scores[index]!;
@@ -121,15 +132,19 @@ function objective(
   return { value: value / lists_ - (l2 / 2) * penalty, gradient, hessian };
 }
 
-/** Fits a scorer on labelled lists. Lists whose label is out of range or masked out are skipped. */
+/** Fits a scorer on labelled lists. Lists with a label out of range or masked out are skipped. */
 export function fitConditionalLogit(
   lists: readonly LabelledList[],
   width: number,
   settings: FitSettings,
 ): LinearScorer {
-  const usable = lists.filter(
-    (list) => list.label >= 0 && list.label < list.rows.length && list.mask[list.label],
-  );
+  const usable = lists.filter((list) => {
+    const labels = labelsOf(list);
+    return (
+      labels.length > 0 &&
+      labels.every((label) => label >= 0 && label < list.rows.length && list.mask[label])
+    );
+  });
   const { mean, scale } = standardisation(usable, width);
   const flat = usable.map((list) => {
     const values = new Float64Array(list.rows.length * width);

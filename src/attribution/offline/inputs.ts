@@ -6,16 +6,23 @@ import type { Trace } from '../../trace/model.js';
 import { candidateMask, computeFeatures } from './features.js';
 import { scoreRows, softmax, type LinearScorer } from './scoring.js';
 
-/** True when a trace has a step label inside the trace and an agent label. */
-export function isTrainable(trace: Trace): boolean {
+/** True when a trace names a responsible agent (one, or several for injected faults). */
+export function hasAgentLabel(trace: Trace): boolean {
+  return Boolean(trace.labels?.agent);
+}
+
+/** True when a trace labels a decisive step inside the trace. */
+export function hasStepLabel(trace: Trace): boolean {
   const step = trace.labels?.step;
-  return (
-    step !== undefined &&
-    Number.isInteger(step) &&
-    step >= 0 &&
-    step < trace.steps.length &&
-    Boolean(trace.labels?.agent)
-  );
+  return step !== undefined && Number.isInteger(step) && step >= 0 && step < trace.steps.length;
+}
+
+/**
+ * True when a trace can be trained on or evaluated: it names a responsible agent. Step labels are
+ * used where they exist (the step scorer learns only from those).
+ */
+export function isLabelled(trace: Trace): boolean {
+  return hasAgentLabel(trace);
 }
 
 /** A trace's step rows and candidate mask; `useGroundTruth: false` hides the expected answer. */

@@ -3,30 +3,33 @@
  * agent scorer on agent features that include the step scorer's probabilities.
  * Deterministic: the same traces give the same file.
  */
-import { sameAgent } from '../../trace/agents.js';
+import { responsibleAgents, sameAgent } from '../../trace/agents.js';
 import { traceHash } from '../../trace/hash.js';
 import type { Trace } from '../../trace/model.js';
 import { AGENT_FEATURE_NAMES, computeAgentFeatures } from './agent-features.js';
 import { fitConditionalLogit, type LabelledList } from './conditional-logit.js';
-import { isTrainable, stepInputs, stepProbabilitiesOf } from './inputs.js';
+import { hasStepLabel, isLabelled, stepInputs, stepProbabilitiesOf } from './inputs.js';
 import { FEATURE_NAMES } from './feature-names.js';
 import { MODEL_FORMAT_VERSION, type OfflineModel } from './model.js';
 import { DEFAULT_TRAIN_SETTINGS, type TrainSettings } from './settings.js';
 
 export { DEFAULT_TRAIN_SETTINGS, type TrainSettings } from './settings.js';
 
-/** Trains both scorers on the trainable traces among `traces`. */
+/**
+ * Trains both scorers on the labelled traces among `traces`: the step scorer on those with a step
+ * label, the agent scorer on every trace that names its responsible agents.
+ */
 export function trainOfflineModel(
   traces: readonly Trace[],
   settings: TrainSettings = DEFAULT_TRAIN_SETTINGS,
   data: string[] = [],
 ): OfflineModel {
-  const usable = traces.filter(isTrainable);
+  const usable = traces.filter(isLabelled);
   const inputs = usable.map((trace) => stepInputs(trace));
-  const stepLists: LabelledList[] = usable.map((trace, index) => ({
-    ...inputs[index]!,
-    label: trace.labels!.step!,
-  }));
+  const stepLists: LabelledList[] = [];
+  usable.forEach((trace, index) => {
+    if (hasStepLabel(trace)) stepLists.push({ ...inputs[index]!, label: trace.labels!.step! });
+  });
   const fit = { iterations: settings.iterations };
   const step = fitConditionalLogit(stepLists, FEATURE_NAMES.length, {
     ...fit,
@@ -42,8 +45,15 @@ export function trainOfflineModel(
       inputs[index]!.rows,
       stepProbabilitiesOf(step, inputs[index]!.rows, inputs[index]!.mask),
     );
-    const label = agents.findIndex((agent) => sameAgent(agent, trace.labels!.agent!));
-    if (label !== -1) agentLists.push({ rows, mask: rows.map(() => true), label });
+    const label = responsibleAgents(trace)
+      .map((name) => agents.findIndex((agent) => sameAgent(agent, name)))
+      .filter((found) => found !== -1);
+    if (label.length > 0)
+      agentLists.push({
+        rows,
+        mask: rows.map(() => true),
+        label: label.length === 1 ? label[0]! : label,
+      });
   });
   const agent = fitConditionalLogit(agentLists, AGENT_FEATURE_NAMES.length, {
     ...fit,

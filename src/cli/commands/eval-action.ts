@@ -13,7 +13,8 @@ import { Repository } from '../../store/repository.js';
 import { UserError } from '../../errors.js';
 import { renderHtmlReport } from '../../eval/report-html.js';
 import { renderMarkdownReport, terminalReport } from '../../eval/report-markdown.js';
-import { CROSS_VALIDATED_OFFLINE, runEvaluation, type EvalProgress } from '../../eval/run-eval.js';
+import { HELD_OUT_METHODS } from '../../eval/constants.js';
+import { runEvaluation, type EvalProgress } from '../../eval/run-eval.js';
 import { ResultStore } from '../../eval/store.js';
 import { summariseEvaluation, methodLabel } from '../../eval/summary.js';
 import type { Trace } from '../../trace/model.js';
@@ -65,7 +66,7 @@ export async function runEvalCommand(
   const concurrency = wholeNumber(flags.concurrency, '--concurrency', 1);
   const plan = foldPlanOf(flags);
   // Unknown methods, a missing --model or a missing key fail here, before any trace is read.
-  for (const method of methods) if (method !== CROSS_VALIDATED_OFFLINE) getMethod(method, { llm });
+  for (const method of methods) if (!HELD_OUT_METHODS.includes(method)) getMethod(method, { llm });
   for (const file of flags.out ?? []) {
     if (!REPORT_KINDS.has(extname(file).toLowerCase()))
       throw new UserError(`${file}: reports are .html, .md or .json`);

@@ -4,7 +4,11 @@
  */
 import type { Command } from 'commander';
 import { listMethods } from '../../attribution/registry.js';
-import { CROSS_VALIDATED_OFFLINE } from '../../eval/constants.js';
+import {
+  CROSS_VALIDATED_OFFLINE,
+  HELD_OUT_METHODS,
+  LEAVE_ONE_SYSTEM_OUT,
+} from '../../eval/constants.js';
 import { addFoldOptions } from '../fold-options.js';
 import { addLlmOptions } from '../llm-options.js';
 import type { EvalFlags } from './eval-action.js';
@@ -16,7 +20,7 @@ export function registerEval(program: Command, exit: (code: number) => void): vo
     .argument('<traces...>', 'labelled trace files or folders (e.g. a Who&When checkout)')
     .option(
       '-m, --method <list>',
-      `comma-separated methods: ${[...listMethods().map((method) => method.name), CROSS_VALIDATED_OFFLINE].join(', ')}`,
+      `comma-separated methods: ${[...listMethods().map((method) => method.name), ...HELD_OUT_METHODS].join(', ')}`,
       'offline',
     )
     .option('--model-file <path>', 'offline model file (default: the shipped model)')
@@ -40,7 +44,7 @@ export function registerEval(program: Command, exit: (code: number) => void): vo
   addFoldOptions(addLlmOptions(command))
     .addHelpText(
       'after',
-      `\nExamples:\n  faultline eval ../shared/datasets/who-and-when --method ${CROSS_VALIDATED_OFFLINE},first-agent --both -o report.html report.md\n  faultline eval labelled-runs/ --method offline -o report.json\n\nThe offline model's training traces are left out of its evaluation (matched by content hash);\n${CROSS_VALIDATED_OFFLINE} scores it by cross-validation grouped by question instead (--folds, --seeds:\nthe same flags and figures as \`faultline train --cv\`).`,
+      `\nExamples:\n  faultline eval ../shared/datasets/who-and-when --method ${CROSS_VALIDATED_OFFLINE},first-agent --both -o report.html report.md\n  faultline eval labelled-runs/ --method offline -o report.json\n\nThe offline model's training traces are left out of its evaluation (matched by content hash);\n${CROSS_VALIDATED_OFFLINE} scores it by cross-validation grouped by question instead (--folds, --seeds:\nthe same flags and figures as \`faultline train --cv\`), and ${LEAVE_ONE_SYSTEM_OUT} predicts each system\n(subset or folder) with a model trained on the others (as \`faultline train --loso\`).`,
     )
     .action(async (paths: string[], flags: EvalFlags) => {
       const { runEvalCommand } = await import('./eval-action.js');

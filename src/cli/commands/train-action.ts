@@ -1,7 +1,7 @@
 /**
  * The work of `faultline train`: fit, write the model file, and with --cv print the model card table.
  */
-import { isTrainable } from '../../attribution/offline/inputs.js';
+import { hasStepLabel, isLabelled } from '../../attribution/offline/inputs.js';
 import { writeFile } from 'node:fs/promises';
 import { relative } from 'node:path';
 import { DEFAULT_TRAIN_SETTINGS, trainOfflineModel } from '../../attribution/offline/train.js';
@@ -12,11 +12,13 @@ import { summariseEvaluation } from '../../eval/summary.js';
 import type { Trace } from '../../trace/model.js';
 import { forEachTrace, finishBatch } from '../batch.js';
 import { foldPlanOf, type FoldFlags } from '../fold-options.js';
+import { foldCount, seedsOf, type FoldPlan } from '../../eval/folds.js';
 
 export interface TrainFlags extends FoldFlags {
   data: string[];
   out: string;
   cv?: boolean;
+  loso?: boolean;
   stepL2: string;
   agentL2: string;
   agentWeight: string;
@@ -49,15 +51,19 @@ export async function runTrainCommand(
     agentWeight: positiveNumber(flags.agentWeight, '--agent-weight'),
     earliestShare: shareOfBest(flags.earliestShare),
   };
-  const plan = flags.cv ? foldPlanOf(flags) : undefined;
+  const questionPlan = foldPlanOf(flags);
+  const plans: FoldPlan[] = [
+    ...(flags.cv ? [questionPlan] : []),
+    ...(flags.loso ? [{ ...questionPlan, by: 'system' as const }] : []),
+  ];
   const traces: Trace[] = [];
   const outcome = await forEachTrace(flags.data, {}, (trace) => {
     traces.push(trace);
   });
-  const usable = traces.filter(isTrainable);
+  const usable = traces.filter(isLabelled);
   if (usable.length < 2)
     throw new UserError(
-      `need at least 2 traces with agent and step labels; found ${usable.length} in ${flags.data.join(', ')}`,
+      `need at least 2 labelled traces (naming the responsible agent, and the decisive step where known); found ${usable.length} in ${flags.data.join(', ')}`,
     );
   const data = flags.data.map((path) => relative(process.cwd(), path) || '.');
   const model = trainOfflineModel(usable, settings, data);
@@ -67,25 +73,35 @@ export async function runTrainCommand(
       { cause: error },
     );
   });
+  const withSteps = usable.filter(hasStepLabel).length;
   process.stderr.write(
-    `trained on ${usable.length} labelled traces (${traces.length - usable.length} without usable labels skipped); wrote ${flags.out}\n`,
+    `trained on ${usable.length} labelled traces, ${withSteps} with a step label (${traces.length - usable.length} without labels skipped); wrote ${flags.out}\n`,
   );
-  if (plan) {
-    // The same records, baselines and table as `faultline eval --method offline-cv --both`.
-    const total = plan.folds * plan.seeds.length * 2;
+  if (withSteps === 0)
+    process.stderr.write(
+      'faultline: warning: no trace labels its decisive step, so the step scorer learned nothing and steps are ranked by the agent scorer alone\n',
+    );
+  if (plans.length > 0) {
+    // The same records, baselines and table as `faultline eval --method offline-cv,offline-loso --both`.
+    const total = plans.reduce(
+      (sum, plan) => sum + foldCount(usable, plan) * seedsOf(plan).length * 2,
+      0,
+    );
     let done = 0;
     const onFold = () =>
       process.stderr.isTTY &&
       process.stderr.write(`\rcross-validating: fold ${(done += 1)}/${total}`);
-    const records = [true, false].flatMap((useGroundTruth) =>
-      crossValidationRecords(usable, { plan, settings, useGroundTruth, onFold }),
+    const records = plans.flatMap((plan) =>
+      [true, false].flatMap((useGroundTruth) =>
+        crossValidationRecords(usable, { plan, settings, useGroundTruth, onFold }),
+      ),
     );
     if (process.stderr.isTTY) process.stderr.write('\n');
     const summary = summariseEvaluation(records, usable, {
       excludedTrainingTraces: 0,
       includeTrain: false,
       unlabelled: traces.length - usable.length,
-      plan,
+      plan: plans[0]!,
     });
     process.stdout.write(terminalReport(summary));
   }

@@ -18,6 +18,10 @@ export function registerTrain(program: Command, exit: (code: number) => void): v
       'also print cross-validated accuracy next to baselines (folds grouped by question)',
     )
     .option(
+      '--loso',
+      'also print leave-one-system-out accuracy: each system (subset or folder) predicted by a model trained on the others',
+    )
+    .option(
       '--step-l2 <value>',
       'L2 penalty of the step model',
       String(DEFAULT_TRAIN_SETTINGS.stepL2),
@@ -40,7 +44,7 @@ export function registerTrain(program: Command, exit: (code: number) => void): v
   addFoldOptions(command)
     .addHelpText(
       'after',
-      '\nExamples:\n  faultline train --data ../shared/datasets/who-and-when --out models/offline-model.json\n  faultline train --data ../shared/datasets/who-and-when --out /tmp/m.json --cv',
+      '\nExamples:\n  faultline train --data ../shared/datasets/who-and-when --out models/offline-model.json\n  faultline train --data ../shared/datasets/who-and-when --out /tmp/m.json --cv\n  faultline train --data ../shared/datasets/who-and-when ../shared/datasets/aegis --out /tmp/m.json --loso',
     )
     .action(async (flags: TrainFlags) => {
       const { runTrainCommand } = await import('./train-action.js');

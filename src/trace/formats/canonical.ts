@@ -44,8 +44,10 @@ const traceSchema = z.object({
   labels: z
     .object({
       agent: z.string().optional(),
+      agents: z.array(z.string()).optional(),
       step: z.number().int().optional(),
       reason: z.string().optional(),
+      faults: z.array(z.object({ agent: z.string(), mode: z.string() })).optional(),
     })
     .optional(),
 });
