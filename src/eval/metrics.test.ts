@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { randomExpectation } from './baselines.js';
 import { buildTrace } from '../trace/build-trace.js';
 import {
+  agentCorrect,
   estimate,
   lenientStepMatch,
   stepCorrect,
@@ -83,5 +84,32 @@ describe('metrics', () => {
     const second = estimate(outcomes, { seed: 7 });
     assert.deepEqual(first, second);
     assert.ok(first.low < first.value && first.value < first.high);
+  });
+});
+
+describe('metrics with agent-only and multi-agent labels', () => {
+  it('credits any of several responsible agents', () => {
+    assert.equal(agentCorrect('B', 'A', ['A', 'B']), true);
+    assert.equal(agentCorrect('C', 'A', ['A', 'B']), false);
+  });
+
+  it('leaves traces without a step label out of the step measures only', () => {
+    const summary = summarise([
+      item(1, 1),
+      { subset: 's', predictedAgent: 'A', predictedStep: 0, labelAgent: 'A', labelStep: undefined },
+    ]);
+    assert.equal(summary.agent.n, 2);
+    assert.equal(summary.step.n, 1);
+    assert.equal(summary.step.value, 1);
+  });
+
+  it('averages a trace over fold seeds before bootstrapping', () => {
+    const summary = summarise([
+      { ...item(1, 1), key: 't1' },
+      { ...item(2, 1), key: 't1' },
+      { ...item(1, 1), key: 't2' },
+    ]);
+    assert.equal(summary.step.n, 2);
+    assert.equal(summary.step.value, 0.75);
   });
 });

@@ -21,6 +21,8 @@ const fixtures = readdirSync(formatsFolder)
 
 /** What a fixture must import to: every format has at least one fixture. */
 const EXPECTED_FORMAT: Record<string, string> = {
+  'aegis-flat.jsonl': 'aegis',
+  'aegis-release.json': 'aegis',
   'ag2-autogen02-groupchat.json': 'autogen',
   'canonical-trace.json': 'canonical',
   'ag2-runtime-logging.db': 'ag2-sqlite',
@@ -77,6 +79,7 @@ describe('golden corpus', () => {
 
 /** Each malformed file and the words its error must contain. */
 const NEGATIVE: Record<string, RegExp> = {
+  'aegis-missing-agent-name.jsonl': /\(aegis\) at line 1\.trajectory\[0\]\.agent_name/,
   'binary.json': /binary file/,
   'content-null.json': /history\[0\]\.content: content is null/,
   'content-object.json': /history\[0\]\.content: content is an object/,

@@ -107,3 +107,19 @@ describe(
     });
   },
 );
+
+describe('training on agent-only labels', () => {
+  it('learns the agent scorer from runs without step labels, and steps only from labelled ones', async () => {
+    const withSteps = await loadAll(join(ROOT, 'examples'));
+    const agentOnly = await loadAll(join(FIXTURES, 'formats/aegis-flat.jsonl'));
+    assert.ok(agentOnly.every((trace) => trace.labels?.step === undefined));
+    const stepOnly = trainOfflineModel(withSteps);
+    const both = trainOfflineModel([...withSteps, ...agentOnly]);
+    assert.equal(both.training.traces, withSteps.length + agentOnly.length);
+    assert.deepEqual(both.step.weights, stepOnly.step.weights, 'no step labels, no step change');
+    assert.notDeepEqual(both.agent.weights, stepOnly.agent.weights);
+    // Either responsible agent counts: the run with two is used, not dropped.
+    const result = attributeWithModel(agentOnly[0]!, both);
+    assert.ok(result.agent !== null && result.step !== null);
+  });
+});
