@@ -63,15 +63,19 @@ const SUMMARIES = FROM_STEPS.map(([name, feature, how]) => ({
   how,
 }));
 
-/** The agents that may be blamed and their feature rows (one per agent, in order of appearance). */
+/**
+ * The agents that may be blamed and their feature rows (one per agent, in order of appearance):
+ * the speakers of the candidate steps, each summarised over those steps.
+ */
 export function computeAgentFeatures(
   trace: Trace,
   stepRows: readonly number[][],
   probabilities: readonly number[],
+  mask: readonly boolean[],
 ): { agents: string[]; rows: number[][] } {
   const stepsOf = new Map<string, number[]>();
   trace.steps.forEach((step, index) => {
-    if (step.role === 'human') return;
+    if (!mask[index]) return;
     const indices = stepsOf.get(step.agent);
     if (indices) indices.push(index);
     else stepsOf.set(step.agent, [index]);

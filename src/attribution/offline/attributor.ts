@@ -40,7 +40,7 @@ export function predictOffline(
 ): OfflinePrediction {
   const { rows, mask } = stepInputs(trace, options.useGroundTruth !== false);
   const stepProbabilities = stepProbabilitiesOf(model.step, rows, mask);
-  const agentInputs = computeAgentFeatures(trace, rows, stepProbabilities);
+  const agentInputs = computeAgentFeatures(trace, rows, stepProbabilities, mask);
   const agentProbabilities = softmax(
     scoreRows(model.agent, agentInputs.rows),
     agentInputs.rows.map(() => true),

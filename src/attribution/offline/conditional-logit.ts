@@ -15,6 +15,8 @@ export interface LabelledList {
   rows: number[][];
   mask: boolean[];
   label: number | readonly number[];
+  /** The list's share of the likelihood (default 1), e.g. to give every system an equal say. */
+  weight?: number;
 }
 
 const labelsOf = (list: LabelledList): readonly number[] =>
@@ -87,12 +89,13 @@ function objective(
     let labelScore = 0;
     for (const label of labels) labelScore += scores[label]!;
     labelScore /= labels.length;
+    const weight = list.weight ?? 1;
     let total = 0;
     for (let index = 0; index < count; index += 1) {
       scores[index] = list.mask[index] ? Math.exp(scores[index]! - max) : 0;
       total += scores[index]!;
     }
-    value += labelScore - max - Math.log(total);
+    value += weight * (labelScore - max - Math.log(total));
     if (!derivatives) return;
     expected.fill(0);
     for (let index = 0; index < count; index += 1) {
@@ -103,11 +106,12 @@ function objective(
     for (const label of labels) {
       const labelOffset = label * width;
       for (let column = 0; column < width; column += 1)
-        gradient[column]! += (values[labelOffset + column]! - expected[column]!) / labels.length;
+        gradient[column]! +=
+          (weight * (values[labelOffset + column]! - expected[column]!)) / labels.length;
     }
     // Hessian of the log-likelihood: -(E[x xᵀ] - E[x] E[x]ᵀ), the covariance under the softmax.
     for (let index = 0; index < count; index += 1) {
-      const probability = scores[index]!;
+      const probability = weight * scores[index]!;
       if (probability === 0) continue;
       const offset = index * width;
       for (let row = 0; row < width; row += 1) {
@@ -119,7 +123,8 @@ function objective(
       }
     }
   });
-  const lists_ = lists.length;
+  let lists_ = 0;
+  for (const list of lists) lists_ += list.weight ?? 1;
   let penalty = 0;
   for (let column = 0; column < width; column += 1) {
     penalty += weights[column]! ** 2;

@@ -6,7 +6,7 @@ import type { Trace } from '../../trace/model.js';
 import { AGENT_FEATURE_NAMES, computeAgentFeatures } from './agent-features.js';
 import { FEATURE_FAMILIES, type FeatureValues } from './feature-families.js';
 import { FEATURE_NAMES } from './feature-names.js';
-import { computeFeatures } from './features.js';
+import { featuresAndMask } from './features.js';
 import { runFactsOf } from './run-facts.js';
 import { hasCode } from './text-signals.js';
 
@@ -128,12 +128,39 @@ describe('feature families', () => {
     assert.equal(valuesOf('reviews', 0, stalled).cause_of_first_stall, 0);
   });
 
+  it('mask: the task is never blamed, a relay neither, a simulated customer is', () => {
+    const support = buildTrace({
+      id: 'support',
+      format: 'test',
+      question: 'Change my flight to Friday.',
+      steps: [
+        { speaker: 'user', content: 'Change my flight to Friday.' },
+        { speaker: 'assistant', content: 'Which booking reference is it?' },
+        { speaker: 'user', content: 'It is ABC123, and please keep my window seat as well.' },
+        { speaker: 'assistant', content: 'Which booking reference is it?' },
+      ],
+    });
+    assert.deepEqual(featuresAndMask(support).mask, [false, true, true, true]);
+    const relay = buildTrace({
+      id: 'relay',
+      format: 'test',
+      question: 'What is 2 + 2?',
+      steps: [
+        { speaker: 'User', content: 'What is 2 + 2?' },
+        { speaker: 'Assistant1', content: 'The sum of two and two is four.' },
+        { speaker: 'User', content: 'Opinions: the sum of two and two is four.' },
+      ],
+    });
+    assert.deepEqual(featuresAndMask(relay).mask, [false, true, false]);
+  });
+
   it('agent features: every named feature is computed, from the named step features', () => {
-    const rows = computeFeatures(trace);
+    const { rows, mask } = featuresAndMask(trace);
     const { agents, rows: agentRows } = computeAgentFeatures(
       trace,
       rows,
       rows.map(() => 1 / rows.length),
+      mask,
     );
     assert.deepEqual(agents, ['Orchestrator', 'Coder', 'Computer_terminal', 'Verifier']);
     for (const row of agentRows) {

@@ -8,12 +8,21 @@
 import type { Trace } from '../../trace/model.js';
 import { fillStepFeatures, type FeatureValues } from './feature-families.js';
 import { FEATURE_NAMES } from './feature-names.js';
-import { runFactsOf } from './run-facts.js';
+import { runFactsOf, type RunFacts } from './run-facts.js';
 import { hasCode } from './text-signals.js';
 
 /** The feature matrix of a trace: one row per step, columns in FEATURE_NAMES order. */
 export function computeFeatures(trace: Trace): number[][] {
+  return rowsOf(trace, runFactsOf(trace));
+}
+
+/** The feature rows and the candidate mask of a trace, from one run-level pass. */
+export function featuresAndMask(trace: Trace): { rows: number[][]; mask: boolean[] } {
   const run = runFactsOf(trace);
+  return { rows: rowsOf(trace, run), mask: candidateMask(trace, run) };
+}
+
+function rowsOf(trace: Trace, run: RunFacts): number[][] {
   const values = emptyValues();
   return trace.steps.map((step, index) => {
     const fact = run.facts[index]!;
@@ -38,8 +47,32 @@ export function emptyValues(): FeatureValues {
   return Object.fromEntries(FEATURE_NAMES.map((name) => [name, 0])) as FeatureValues;
 }
 
-/** Steps that may be blamed: never the human asking. Falls back to all steps when none qualify. */
-export function candidateMask(trace: Trace): boolean[] {
-  const mask = trace.steps.map((step) => step.role !== 'human');
+/** Below this share of new words, a later turn of the person only relays what was said. */
+const RELAY_NOVELTY = 0.3;
+/** Fewest new words that make a later turn of the person a contribution of its own. */
+const RELAY_MIN_WORDS = 5;
+
+/**
+ * Steps that may be blamed. Never the person who gave the task, and never a turn of theirs that
+ * only relays what others said (a framework's template, such as a debate moderator's "these are
+ * the other agents' opinions"). A later turn that brings content of its own is a participant's (a
+ * simulated user or customer) and may be blamed like any agent's: roles follow the run's
+ * structure, not the word `user`. Falls back to all steps when none qualify.
+ */
+export function candidateMask(trace: Trace, run: RunFacts = runFactsOf(trace)): boolean[] {
+  const seen = new Set(run.questionWords);
+  let spoken = false;
+  const mask = trace.steps.map((step, index) => {
+    const words = run.facts[index]!.words;
+    let novel = 0;
+    for (const word of words) if (!seen.has(word)) novel += 1;
+    for (const word of words) seen.add(word);
+    if (step.role !== 'human') {
+      spoken = true;
+      return true;
+    }
+    // The person's turns before any agent spoke are the task; later ones count if they add content.
+    return spoken && novel >= RELAY_MIN_WORDS && novel >= RELAY_NOVELTY * words.size;
+  });
   return mask.some(Boolean) ? mask : trace.steps.map(() => true);
 }

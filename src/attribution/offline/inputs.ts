@@ -3,7 +3,7 @@
  * probabilities; plus which traces are usable for training. Shared by training and attributing.
  */
 import type { Trace } from '../../trace/model.js';
-import { candidateMask, computeFeatures } from './features.js';
+import { featuresAndMask } from './features.js';
 import { scoreRows, softmax, type LinearScorer } from './scoring.js';
 
 /** True when a trace names a responsible agent (one, or several for injected faults). */
@@ -34,7 +34,7 @@ export function stepInputs(
     useGroundTruth || trace.groundTruth === undefined
       ? trace
       : { ...trace, groundTruth: undefined };
-  return { rows: computeFeatures(view), mask: candidateMask(trace) };
+  return featuresAndMask(view);
 }
 
 /** Step probabilities under a step scorer. */

@@ -14,6 +14,13 @@ export interface TrainSettings {
    * error is the earliest; 1 reports the top step and its speaker).
    */
   earliestShare: number;
+  /**
+   * Give every system (subset) an equal share of each fit, however many runs it has, so that one
+   * large system does not decide what the model learns (default false).
+   */
+  balanceSystems?: boolean;
+  /** Step and agent features left out of the fit (their weights stay 0). */
+  dropFeatures?: readonly string[];
 }
 
 /** Fold seeds of the cross-validated figures (docs/MODEL.md); each seed is a full k-fold run. */

@@ -1,35 +1,57 @@
 /**
- * Trains the offline model from labelled traces: the step scorer on every trace's steps, then the
- * agent scorer on agent features that include the step scorer's probabilities.
+ * Trains the offline model from labelled traces: the step scorer on the traces that label their
+ * decisive step, then the agent scorer, on every trace that names its responsible agents, over
+ * agent features that include the step scorer's probabilities.
  * Deterministic: the same traces give the same file.
  */
 import { responsibleAgents, sameAgent } from '../../trace/agents.js';
 import { traceHash } from '../../trace/hash.js';
 import type { Trace } from '../../trace/model.js';
+import { subsetOf } from '../../trace/subset.js';
 import { AGENT_FEATURE_NAMES, computeAgentFeatures } from './agent-features.js';
 import { fitConditionalLogit, type LabelledList } from './conditional-logit.js';
-import { hasStepLabel, isLabelled, stepInputs, stepProbabilitiesOf } from './inputs.js';
 import { FEATURE_NAMES } from './feature-names.js';
+import { hasStepLabel, isLabelled, stepInputs, stepProbabilitiesOf } from './inputs.js';
 import { MODEL_FORMAT_VERSION, type OfflineModel } from './model.js';
 import { DEFAULT_TRAIN_SETTINGS, type TrainSettings } from './settings.js';
 
 export { DEFAULT_TRAIN_SETTINGS, type TrainSettings } from './settings.js';
 
-/**
- * Trains both scorers on the labelled traces among `traces`: the step scorer on those with a step
- * label, the agent scorer on every trace that names its responsible agents.
- */
+/** Rows with the dropped features set to 0, so their weights stay 0. */
+function dropColumns(rows: number[][], names: readonly string[], settings: TrainSettings) {
+  const dropped = names
+    .map((name, column) => (settings.dropFeatures?.includes(name) ? column : -1))
+    .filter((column) => column !== -1);
+  if (dropped.length === 0) return rows;
+  return rows.map((row) => row.map((value, column) => (dropped.includes(column) ? 0 : value)));
+}
+
+/** Weights that give every system the same total say: lists of small systems count more. */
+function balance(lists: (LabelledList & { trace: Trace })[]): void {
+  const sizes = new Map<string, number>();
+  for (const list of lists)
+    sizes.set(subsetOf(list.trace), (sizes.get(subsetOf(list.trace)) ?? 0) + 1);
+  for (const list of lists)
+    list.weight = lists.length / (sizes.size * sizes.get(subsetOf(list.trace))!);
+}
+
+/** Trains both scorers on the labelled traces among `traces`. */
 export function trainOfflineModel(
   traces: readonly Trace[],
   settings: TrainSettings = DEFAULT_TRAIN_SETTINGS,
   data: string[] = [],
 ): OfflineModel {
   const usable = traces.filter(isLabelled);
-  const inputs = usable.map((trace) => stepInputs(trace));
-  const stepLists: LabelledList[] = [];
-  usable.forEach((trace, index) => {
-    if (hasStepLabel(trace)) stepLists.push({ ...inputs[index]!, label: trace.labels!.step! });
+  const inputs = usable.map((trace) => {
+    const { rows, mask } = stepInputs(trace);
+    return { rows: dropColumns(rows, FEATURE_NAMES, settings), mask };
   });
+  const stepLists: (LabelledList & { trace: Trace })[] = [];
+  usable.forEach((trace, index) => {
+    if (hasStepLabel(trace))
+      stepLists.push({ ...inputs[index]!, label: trace.labels!.step!, trace });
+  });
+  if (settings.balanceSystems) balance(stepLists);
   const fit = { iterations: settings.iterations };
   const step = fitConditionalLogit(stepLists, FEATURE_NAMES.length, {
     ...fit,
@@ -38,23 +60,27 @@ export function trainOfflineModel(
 
   // The agent scorer sees the fitted step model's probabilities on the training traces. Cross-fitted
   // probabilities were tried and scored lower in nested cross-validation (docs/MODEL.md).
-  const agentLists: LabelledList[] = [];
+  const agentLists: (LabelledList & { trace: Trace })[] = [];
   usable.forEach((trace, index) => {
     const { agents, rows } = computeAgentFeatures(
       trace,
       inputs[index]!.rows,
       stepProbabilitiesOf(step, inputs[index]!.rows, inputs[index]!.mask),
+      inputs[index]!.mask,
     );
+    // Every responsible agent is a right answer; each counts for an equal share.
     const label = responsibleAgents(trace)
       .map((name) => agents.findIndex((agent) => sameAgent(agent, name)))
       .filter((found) => found !== -1);
     if (label.length > 0)
       agentLists.push({
-        rows,
+        rows: dropColumns(rows, AGENT_FEATURE_NAMES, settings),
         mask: rows.map(() => true),
         label: label.length === 1 ? label[0]! : label,
+        trace,
       });
   });
+  if (settings.balanceSystems) balance(agentLists);
   const agent = fitConditionalLogit(agentLists, AGENT_FEATURE_NAMES.length, {
     ...fit,
     l2: settings.agentL2,
