@@ -147,8 +147,12 @@ describe('feature families', () => {
       question: 'What is 2 + 2?',
       steps: [
         { speaker: 'User', content: 'What is 2 + 2?' },
-        { speaker: 'Assistant1', content: 'The sum of two and two is four.' },
-        { speaker: 'User', content: 'Opinions: the sum of two and two is four.' },
+        { speaker: 'Assistant1', content: 'The sum of two and two is four, as counting on shows.' },
+        {
+          speaker: 'User',
+          content:
+            'These are the opinions of the other agents: The sum of two and two is four, as counting on shows. Use them carefully as advice and give an updated answer.',
+        },
       ],
     });
     assert.deepEqual(featuresAndMask(relay).mask, [false, true, false]);

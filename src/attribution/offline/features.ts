@@ -47,10 +47,20 @@ export function emptyValues(): FeatureValues {
   return Object.fromEntries(FEATURE_NAMES.map((name) => [name, 0])) as FeatureValues;
 }
 
-/** Below this share of new words, a later turn of the person only relays what was said. */
-const RELAY_NOVELTY = 0.3;
 /** Fewest new words that make a later turn of the person a contribution of its own. */
-const RELAY_MIN_WORDS = 5;
+const OWN_WORDS = 5;
+/** A turn that repeats this much of an earlier step's opening, verbatim, relays it. */
+const QUOTE_LENGTH = 40;
+/** How many earlier steps a turn is checked against (a relay passes on recent turns). */
+const QUOTE_WINDOW = 50;
+
+/** True when `text` repeats, verbatim, the opening of one of the earlier steps. */
+function quotesEarlier(text: string, earlier: readonly { content: string }[]): boolean {
+  return earlier.some((step) => {
+    const opening = step.content.trim().slice(0, QUOTE_LENGTH);
+    return opening.length === QUOTE_LENGTH && text.includes(opening);
+  });
+}
 
 /**
  * Steps that may be blamed. Never the person who gave the task, and never a turn of theirs that
@@ -71,8 +81,13 @@ export function candidateMask(trace: Trace, run: RunFacts = runFactsOf(trace)): 
       spoken = true;
       return true;
     }
-    // The person's turns before any agent spoke are the task; later ones count if they add content.
-    return spoken && novel >= RELAY_MIN_WORDS && novel >= RELAY_NOVELTY * words.size;
+    // The person's turns before any agent spoke are the task; later ones count if they add content
+    // of their own rather than relay what others said.
+    return (
+      spoken &&
+      novel >= OWN_WORDS &&
+      !quotesEarlier(step.content, trace.steps.slice(Math.max(0, index - QUOTE_WINDOW), index))
+    );
   });
   return mask.some(Boolean) ? mask : trace.steps.map(() => true);
 }
