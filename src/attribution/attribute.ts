@@ -4,6 +4,7 @@
  */
 import type { Trace } from '../trace/model.js';
 import type { Attribution, AttributeOptions } from './method.js';
+import { withMinimumConfidence } from './min-confidence.js';
 import { DEFAULT_METHOD, getMethod, type MethodOptions } from './registry.js';
 
 /** Options of `attribute`. */
@@ -14,6 +15,8 @@ export interface AttributeCallOptions extends AttributeOptions, MethodOptions {
   model?: string;
   /** API endpoint for LLM methods (shorthand for `llm.baseUrl`). */
   baseUrl?: string;
+  /** Below this agent confidence (0–1), answer "no confident attribution" (agent and step null). */
+  minConfidence?: number;
 }
 
 /** Names the failure-responsible agent and decisive step of a trace. */
@@ -27,5 +30,5 @@ export async function attribute(
     ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
   };
   const method = getMethod(options.method ?? DEFAULT_METHOD, { ...options, llm });
-  return method.attribute(trace, options);
+  return withMinimumConfidence(await method.attribute(trace, options), options.minConfidence);
 }

@@ -35,6 +35,11 @@ export interface Attribution {
   confidence?: number;
   /** Probability the named agent is responsible, when the method can say. */
   agentConfidence?: number;
+  /**
+   * false when the trace looks unlike the runs the method learned from (a new team or structure):
+   * its answer is then a guess. Set by the offline method; absent for methods that cannot tell.
+   */
+  familiar?: boolean;
   /** Best alternatives, most likely first. */
   candidates?: Candidate[];
   usage: Usage;

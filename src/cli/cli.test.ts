@@ -162,6 +162,29 @@ describe('faultline command', () => {
     assert.match(result.stderr, /unknown option/);
   });
 
+  it('answers "no confident attribution" below --min-confidence, and checks the value', async () => {
+    const held = await faultline(
+      'attribute',
+      'examples/who-and-when-hc-6.json',
+      '--min-confidence',
+      '0.99',
+      '--json',
+    );
+    assert.equal(held.code, 0, held.stderr);
+    const line = JSON.parse(held.stdout) as { agent: null; step: null; candidates: unknown[] };
+    assert.equal(line.agent, null);
+    assert.equal(line.step, null);
+    assert.ok(line.candidates.length > 0);
+    const bad = await faultline(
+      'attribute',
+      'examples/who-and-when-hc-6.json',
+      '--min-confidence',
+      '5',
+    );
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /--min-confidence must be at least 0 and at most 1, got "5"/);
+  });
+
   it('refuses an out-of-range training setting before reading any data', async () => {
     const result = await faultline('train', '--data', 'examples', '--earliest-share', '0');
     assert.equal(result.code, 2);

@@ -6,7 +6,7 @@ import type { Command } from 'commander';
 import { DEFAULT_FOLD_SEEDS } from '../attribution/offline/settings.js';
 import type { FoldPlan } from '../eval/baselines.js';
 import { UserError } from '../errors.js';
-import { wholeNumber } from './llm-options.js';
+import { wholeNumber } from './flag-values.js';
 
 /** The raw flags as commander parses them. */
 export interface FoldFlags {

@@ -5,8 +5,8 @@
 import { Option, type Command } from 'commander';
 import type { LlmOptions } from '../attribution/llm/catalog.js';
 import { priceFile } from '../config.js';
-import { UserError } from '../errors.js';
 import { readPriceFile } from '../llm/prices.js';
+import { wholeNumber } from './flag-values.js';
 
 /** The raw flags as commander parses them. */
 export interface LlmFlags {
@@ -18,14 +18,6 @@ export interface LlmFlags {
   prices?: string;
   contextTokens?: string;
   maxCalls?: string;
-}
-
-/** A whole-number flag value at least `minimum`, or a UserError naming the flag. */
-export function wholeNumber(value: string, flag: string, minimum: number): number {
-  const number = Number(value);
-  if (!Number.isInteger(number) || number < minimum)
-    throw new UserError(`${flag} must be a whole number ≥ ${minimum}, got "${value}"`);
-  return number;
 }
 
 /** Adds the model options to a command. */

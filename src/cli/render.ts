@@ -72,9 +72,10 @@ const percent = (value: number | undefined) =>
 /** One attribution, for reading. */
 export function renderAttribution(label: string, trace: Trace, result: Attribution): string {
   const lines = [pc.bold(label)];
+  const guessed = result.agent === null && (result.candidates?.length ?? 0) > 0;
   if (result.agent === null || result.step === null) {
     lines.push(
-      `  ${pc.yellow(result.unparsed ? 'no answer: the model reply could not be read' : 'no answer')}`,
+      `  ${pc.yellow(result.unparsed ? 'no answer: the model reply could not be read' : guessed ? 'no confident attribution' : 'no answer')}`,
     );
     lines.push(`  reason  ${result.reason}`);
     if (result.raw !== undefined) lines.push(pc.dim(`  raw     ${firstLine(result.raw, 200)}`));
@@ -87,17 +88,25 @@ export function renderAttribution(label: string, trace: Trace, result: Attributi
     lines.push(`  reason  ${result.reason}`);
   }
   for (const warning of result.warnings ?? []) lines.push(pc.yellow(`  warning ${warning}`));
-  if (result.candidates && result.candidates.length > 1) {
+  if (result.familiar === false)
     lines.push(
-      `  next    ${result.candidates
-        .slice(1)
+      pc.yellow(
+        `  note    this run looks unlike the runs the offline model learned from (its agents' names or its structure): read the answer as a guess, try an LLM method (--method all-at-once --model provider:model), or retrain with labelled runs of this system (faultline train)`,
+      ),
+    );
+  if (result.candidates && result.candidates.length > (guessed ? 0 : 1)) {
+    lines.push(
+      `  ${guessed ? 'likely ' : 'next    '}${result.candidates
+        .slice(guessed ? 0 : 1)
         .map((candidate) => `step ${candidate.step} ${candidate.agent}${percent(candidate.score)}`)
         .join(', ')}`,
     );
   }
   if (trace.labels?.step !== undefined || trace.labels?.agent) {
     lines.push(
-      pc.dim(`  label   ${trace.labels.agent ?? '?'} at step ${trace.labels.step ?? '?'}`),
+      pc.dim(
+        `  label   ${(trace.labels.agents ?? [trace.labels.agent ?? '?']).join(' or ')} at step ${trace.labels.step ?? '?'}`,
+      ),
     );
   }
   const usage = result.usage;

@@ -27,6 +27,7 @@ export interface EvalRecord {
     step: number | null;
     reason: string;
     confidence?: number;
+    agentConfidence?: number;
     unparsed?: boolean;
   };
   /** The labels: the responsible agent (all of them when several are), the step when known. */
@@ -75,6 +76,9 @@ export function recordOf(
       step: attribution.step,
       reason: attribution.reason,
       ...(attribution.confidence === undefined ? {} : { confidence: attribution.confidence }),
+      ...(attribution.agentConfidence === undefined
+        ? {}
+        : { agentConfidence: attribution.agentConfidence }),
       ...(attribution.unparsed ? { unparsed: true } : {}),
     },
     label: {

@@ -96,7 +96,11 @@ export function renderResult(
       element(
         'p',
         { class: 'warning' },
-        result.unparsed ? 'The model reply could not be read.' : 'No decisive step was found.',
+        result.unparsed
+          ? 'The model reply could not be read.'
+          : (result.candidates?.length ?? 0) > 0
+            ? 'No confident attribution: see the candidate steps.'
+            : 'No decisive step was found.',
       ),
     );
   } else {
@@ -126,6 +130,14 @@ export function renderResult(
   container.append(element('p', { class: 'reason' }, result.reason));
   for (const warning of result.warnings ?? [])
     container.append(element('p', { class: 'warning' }, warning));
+  if (result.familiar === false)
+    container.append(
+      element(
+        'p',
+        { class: 'warning' },
+        'This run looks unlike the runs the offline model learned from (its agents’ names or its structure): read the answer as a guess, try an LLM method, or retrain the model with labelled runs of this system.',
+      ),
+    );
   if (result.candidates && result.candidates.length > 0) {
     const list = element('ol', { class: 'candidates' });
     for (const candidate of result.candidates) {
@@ -148,7 +160,7 @@ export function renderResult(
       element(
         'p',
         { class: 'label' },
-        `${trace.labels.agent ?? '?'} at step ${trace.labels.step ?? '?'}`,
+        `${(trace.labels.agents ?? [trace.labels.agent ?? '?']).join(' or ')} at step ${trace.labels.step ?? '?'}`,
       ),
     );
     if (trace.labels.reason)

@@ -14,6 +14,7 @@ import {
 import { computeAgentFeatures } from './agent-features.js';
 import { scoreRows, softmax } from './scoring.js';
 import { explainStep } from './evidence.js';
+import { isFamiliar } from './familiarity.js';
 import { readModelFile, type OfflineModel } from './model.js';
 import { stepInputs, stepProbabilitiesOf } from './inputs.js';
 
@@ -110,9 +111,19 @@ export function attributeWithModel(
     method: 'offline',
     confidence: round(best.score),
     agentConfidence: round(agentProbability.get(agent) ?? 0),
+    familiar: isFamiliar(trace, rows, model.familiarity, knownNames(model)),
     candidates,
     usage: { ...NO_USAGE },
   };
+}
+
+const nameSets = new WeakMap<OfflineModel, Set<string>>();
+
+/** The model's known name words as a set, made once per model. */
+function knownNames(model: OfflineModel): Set<string> {
+  let names = nameSets.get(model);
+  if (!names) nameSets.set(model, (names = new Set(model.familiarity.names)));
+  return names;
 }
 
 let cached: { path: string; model: OfflineModel } | undefined;

@@ -10,7 +10,7 @@ import type { LinearScorer } from './scoring.js';
 import { FEATURE_NAMES } from './feature-names.js';
 
 /** Bumped whenever the file layout or the meaning of a feature changes. */
-export const MODEL_FORMAT_VERSION = 4;
+export const MODEL_FORMAT_VERSION = 5;
 
 const scorerSchema = z.object({
   features: z.array(z.string()),
@@ -27,6 +27,13 @@ const modelSchema = z.object({
   decoding: z.object({
     agentWeight: z.number().nonnegative(),
     earliestShare: z.number().gt(0).max(1),
+  }),
+  /** What the training runs looked like, to flag a trace unlike them (familiarity.ts). */
+  familiarity: z.object({
+    names: z.array(z.string()),
+    mean: z.array(z.number()),
+    scale: z.array(z.number()),
+    threshold: z.number(),
   }),
   training: z.object({
     traces: z.number(),
@@ -73,6 +80,14 @@ export function validateModel(value: unknown, file: string): OfflineModel {
   }
   checkScorer(parsed.data.step, FEATURE_NAMES, 'step', file);
   checkScorer(parsed.data.agent, AGENT_FEATURE_NAMES, 'agent', file);
+  const { familiarity } = parsed.data;
+  if (
+    familiarity.mean.length !== FEATURE_NAMES.length ||
+    familiarity.scale.length !== FEATURE_NAMES.length
+  )
+    throw new ModelFileError(
+      `${file}: the familiarity profile was made with another feature set; retrain with \`faultline train\``,
+    );
   return parsed.data;
 }
 

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { FIXTURES, HAS_SHARED_DATA, ROOT, WHO_AND_WHEN } from '../../../test/paths.js';
 import { ModelFileError } from '../../errors.js';
+import { withMinimumConfidence } from '../min-confidence.js';
 import { buildTrace } from '../../trace/build-trace.js';
 import { loadBatch, loadTrace } from '../../trace/load.js';
 import type { Trace } from '../../trace/model.js';
@@ -121,5 +122,26 @@ describe('training on agent-only labels', () => {
     // Either responsible agent counts: the run with two is used, not dropped.
     const result = attributeWithModel(agentOnly[0]!, both);
     assert.ok(result.agent !== null && result.step !== null);
+  });
+});
+
+describe('familiarity and confidence', () => {
+  it('marks runs of a team the model never saw as unfamiliar', async () => {
+    const model = loadOfflineModel();
+    for (const file of ['examples/who-and-when-ag-58.json', 'examples/who-and-when-hc-6.json'])
+      assert.equal(attributeWithModel(await loadTrace(join(ROOT, file)), model).familiar, true);
+    const unseen = await loadTrace(join(FIXTURES, 'formats/aegis-release.json'));
+    assert.equal(attributeWithModel(unseen, model).familiar, false);
+  });
+
+  it('answers "no confident attribution" below the minimum, keeping the candidates', async () => {
+    const trace = await loadTrace(join(ROOT, 'examples/who-and-when-hc-6.json'));
+    const result = attributeWithModel(trace, loadOfflineModel());
+    assert.equal(withMinimumConfidence(result, 0), result);
+    const held = withMinimumConfidence(result, 0.999);
+    assert.equal(held.agent, null);
+    assert.equal(held.step, null);
+    assert.deepEqual(held.candidates, result.candidates);
+    assert.match(held.reason, /^No confident attribution: the most likely agent, Orchestrator/);
   });
 });

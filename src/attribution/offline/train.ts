@@ -10,6 +10,7 @@ import type { Trace } from '../../trace/model.js';
 import { subsetOf } from '../../trace/subset.js';
 import { AGENT_FEATURE_NAMES, computeAgentFeatures } from './agent-features.js';
 import { fitConditionalLogit, type LabelledList } from './conditional-logit.js';
+import { fitFamiliarity } from './familiarity.js';
 import { FEATURE_NAMES } from './feature-names.js';
 import { hasStepLabel, isLabelled, stepInputs, stepProbabilitiesOf } from './inputs.js';
 import { MODEL_FORMAT_VERSION, type OfflineModel } from './model.js';
@@ -42,10 +43,11 @@ export function trainOfflineModel(
   data: string[] = [],
 ): OfflineModel {
   const usable = traces.filter(isLabelled);
-  const inputs = usable.map((trace) => {
-    const { rows, mask } = stepInputs(trace);
-    return { rows: dropColumns(rows, FEATURE_NAMES, settings), mask };
-  });
+  const raw = usable.map((trace) => stepInputs(trace));
+  const inputs = raw.map(({ rows, mask }) => ({
+    rows: dropColumns(rows, FEATURE_NAMES, settings),
+    mask,
+  }));
   const stepLists: (LabelledList & { trace: Trace })[] = [];
   usable.forEach((trace, index) => {
     if (hasStepLabel(trace))
@@ -91,6 +93,10 @@ export function trainOfflineModel(
     step: { features: [...FEATURE_NAMES], ...step },
     agent: { features: [...AGENT_FEATURE_NAMES], ...agent },
     decoding: { agentWeight: settings.agentWeight, earliestShare: settings.earliestShare },
+    familiarity: fitFamiliarity(
+      usable,
+      raw.map((input) => input.rows),
+    ),
     training: {
       traces: usable.length,
       stepL2: settings.stepL2,

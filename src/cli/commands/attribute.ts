@@ -7,11 +7,13 @@ import type { Command } from 'commander';
 import pLimit from 'p-limit';
 import { DEFAULT_METHOD, getMethod, listMethods } from '../../attribution/registry.js';
 import type { Attribution } from '../../attribution/method.js';
+import { withMinimumConfidence } from '../../attribution/min-confidence.js';
 import { ProviderError } from '../../errors.js';
 import type { Trace } from '../../trace/model.js';
 import { forEachTrace, finishBatch } from '../batch.js';
 import { EXIT, reportError } from '../errors.js';
-import { addLlmOptions, llmOptionsOf, wholeNumber, type LlmFlags } from '../llm-options.js';
+import { share, wholeNumber } from '../flag-values.js';
+import { addLlmOptions, llmOptionsOf, type LlmFlags } from '../llm-options.js';
 import { renderAttribution } from '../render.js';
 
 interface AttributeFlags extends LlmFlags {
@@ -19,6 +21,7 @@ interface AttributeFlags extends LlmFlags {
   modelFile?: string;
   groundTruth: boolean;
   json?: boolean;
+  minConfidence?: string;
   format?: string;
   concurrency: string;
 }
@@ -38,6 +41,10 @@ export function registerAttribute(program: Command, exit: (code: number) => void
     .option('--model-file <path>', 'offline model file (default: the shipped model)')
     .option('--no-ground-truth', "ignore the task's expected answer even when the trace has one")
     .option('--json', 'one JSON object per trace per line')
+    .option(
+      '--min-confidence <x>',
+      'below this agent confidence (0-1) answer "no confident attribution" (agent and step null, candidates kept); methods that state no confidence are unaffected',
+    )
     .option('--format <name>', 'read as this format instead of detecting it')
     .option('--concurrency <n>', 'traces attributed at once (LLM methods)', '4');
   addLlmOptions(command)
@@ -48,6 +55,10 @@ export function registerAttribute(program: Command, exit: (code: number) => void
     .action(async (paths: string[], flags: AttributeFlags) => {
       const concurrency = wholeNumber(flags.concurrency, '--concurrency', 1);
       const llm = llmOptionsOf(flags);
+      const minConfidence =
+        flags.minConfidence === undefined
+          ? undefined
+          : share(flags.minConfidence, '--min-confidence');
       const method = getMethod(flags.method, {
         ...(flags.modelFile ? { modelPath: flags.modelFile } : {}),
         llm,
@@ -92,10 +103,13 @@ export function registerAttribute(program: Command, exit: (code: number) => void
                 results[slot] = {
                   trace,
                   file,
-                  result: await method.attribute(trace, {
-                    useGroundTruth: flags.groundTruth,
-                    ...(llm.maxCalls ? { maxCalls: llm.maxCalls } : {}),
-                  }),
+                  result: withMinimumConfidence(
+                    await method.attribute(trace, {
+                      useGroundTruth: flags.groundTruth,
+                      ...(llm.maxCalls ? { maxCalls: llm.maxCalls } : {}),
+                    }),
+                    minConfidence,
+                  ),
                 };
               } catch (error) {
                 if (!(error instanceof ProviderError)) throw error;

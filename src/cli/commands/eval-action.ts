@@ -20,7 +20,8 @@ import { summariseEvaluation, methodLabel } from '../../eval/summary.js';
 import type { Trace } from '../../trace/model.js';
 import { forEachTrace, finishBatch } from '../batch.js';
 import { foldPlanOf, type FoldFlags } from '../fold-options.js';
-import { llmOptionsOf, wholeNumber, type LlmFlags } from '../llm-options.js';
+import { wholeNumber } from '../flag-values.js';
+import { llmOptionsOf, type LlmFlags } from '../llm-options.js';
 
 export interface EvalFlags extends LlmFlags, FoldFlags {
   concurrency: string;

@@ -11,6 +11,7 @@ import { terminalReport } from '../../eval/report-markdown.js';
 import { summariseEvaluation } from '../../eval/summary.js';
 import type { Trace } from '../../trace/model.js';
 import { forEachTrace, finishBatch } from '../batch.js';
+import { nonNegativeNumber, share } from '../flag-values.js';
 import { foldPlanOf, type FoldFlags } from '../fold-options.js';
 import { foldCount, seedsOf, type FoldPlan } from '../../eval/folds.js';
 
@@ -25,20 +26,6 @@ export interface TrainFlags extends FoldFlags {
   earliestShare: string;
 }
 
-function positiveNumber(value: string, flag: string): number {
-  const number = Number(value);
-  if (!Number.isFinite(number) || number < 0)
-    throw new UserError(`${flag} must be a non-negative number, got "${value}"`);
-  return number;
-}
-
-function shareOfBest(value: string): number {
-  const number = Number(value);
-  if (!Number.isFinite(number) || number <= 0 || number > 1)
-    throw new UserError(`--earliest-share must be above 0 and at most 1, got "${value}"`);
-  return number;
-}
-
 /** The `train` command's work, loaded only when the command runs. */
 export async function runTrainCommand(
   flags: TrainFlags,
@@ -46,10 +33,10 @@ export async function runTrainCommand(
 ): Promise<void> {
   const settings = {
     ...DEFAULT_TRAIN_SETTINGS,
-    stepL2: positiveNumber(flags.stepL2, '--step-l2'),
-    agentL2: positiveNumber(flags.agentL2, '--agent-l2'),
-    agentWeight: positiveNumber(flags.agentWeight, '--agent-weight'),
-    earliestShare: shareOfBest(flags.earliestShare),
+    stepL2: nonNegativeNumber(flags.stepL2, '--step-l2'),
+    agentL2: nonNegativeNumber(flags.agentL2, '--agent-l2'),
+    agentWeight: nonNegativeNumber(flags.agentWeight, '--agent-weight'),
+    earliestShare: share(flags.earliestShare, '--earliest-share', { aboveZero: true }),
   };
   const questionPlan = foldPlanOf(flags);
   const plans: FoldPlan[] = [

@@ -1,0 +1,126 @@
+/**
+ * Whether a trace looks like the runs the model was trained on. Two views, either of which can
+ * make it unfamiliar: its agents' names use words the training runs' names did not (a new team),
+ * or its profile (the mean of its step features: roles, name families, what agents say, errors,
+ * repetition, length) sits far from every training trace's in a few features (a new structure).
+ * The model file keeps what both need; an unfamiliar trace's attribution says so.
+ */
+import type { Trace } from '../../trace/model.js';
+
+/** What the model file keeps to judge familiarity. */
+export interface FamiliarityModel {
+  /** Words used by the agent names of at least two training traces. */
+  names: string[];
+  /** Mean and spread of the training traces' profiles. */
+  mean: number[];
+  scale: number[];
+  /** Profile distances above this are unfamiliar. */
+  threshold: number;
+}
+
+/** Below this share of known name words, the team is new. */
+const NAME_OVERLAP = 0.5;
+/** Share of the training traces' profile distances below the threshold. */
+const COVERAGE = 0.98;
+/** A z-score is capped here, so a single odd feature weighs at most this much. */
+const CAP = 6;
+/** How many of the most unusual features a distance is read from. */
+const TOP = 3;
+/** Smallest spread of a profile feature: one constant in training still allows small changes. */
+const MIN_SCALE = 0.05;
+
+/** The words of agent names: `WebSurfer`, `web_surfer` and `Web Surfer 2` all give web, surfer. */
+export function nameWords(name: string): string[] {
+  return name
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z]+/)
+    .filter((word) => word.length > 1);
+}
+
+/** The names of a trace's agents (not the person who gave the task). */
+function agentNames(trace: Trace): string[] {
+  return trace.agents.filter((agent) => agent.role !== 'human').map((agent) => agent.name);
+}
+
+/** Share of the words of a trace's agent names that the training runs' agent names also use. */
+export function nameOverlap(trace: Trace, known: ReadonlySet<string>): number {
+  const words = [...new Set(agentNames(trace).flatMap(nameWords))];
+  if (words.length === 0) return 1;
+  return words.filter((word) => known.has(word)).length / words.length;
+}
+
+/** The profile of a trace: the mean of its step feature rows. */
+export function profileOf(rows: readonly number[][]): number[] {
+  const width = rows[0]?.length ?? 0;
+  const sums = new Array<number>(width).fill(0);
+  for (const row of rows)
+    for (let column = 0; column < width; column += 1) sums[column]! += row[column]!;
+  return sums.map((sum) => (rows.length > 0 ? sum / rows.length : 0));
+}
+
+/**
+ * How far a profile is from the training profiles: the root-mean-square of its largest capped
+ * z-scores (a run unlike the training data differs strongly in a few ways, not a little in all).
+ */
+export function distanceOf(
+  profile: readonly number[],
+  model: Pick<FamiliarityModel, 'mean' | 'scale'>,
+): number {
+  const squares = profile.map((value, column) => {
+    const z = (value - (model.mean[column] ?? 0)) / (model.scale[column] ?? 1);
+    return Math.min(CAP, Math.abs(z)) ** 2;
+  });
+  const top = squares.sort((left, right) => right - left).slice(0, TOP);
+  return Math.sqrt(top.reduce((sum, value) => sum + value, 0) / Math.max(1, top.length));
+}
+
+/** The familiarity model of the training traces and their step feature rows. */
+export function fitFamiliarity(
+  traces: readonly Trace[],
+  rows: readonly (readonly number[][])[],
+): FamiliarityModel {
+  const counts = new Map<string, number>();
+  for (const trace of traces)
+    for (const word of new Set(agentNames(trace).flatMap(nameWords)))
+      counts.set(word, (counts.get(word) ?? 0) + 1);
+  const profiles = rows.map(profileOf);
+  const width = profiles[0]?.length ?? 0;
+  const count = Math.max(1, profiles.length);
+  const mean = new Array<number>(width).fill(0);
+  for (const profile of profiles)
+    profile.forEach((value, column) => (mean[column]! += value / count));
+  const scale = mean.map((centre, column) => {
+    const variance =
+      profiles.reduce((sum, profile) => sum + (profile[column]! - centre) ** 2, 0) / count;
+    return Math.max(Math.sqrt(variance), MIN_SCALE);
+  });
+  const distances = profiles
+    .map((profile) => distanceOf(profile, { mean, scale }))
+    .sort((left, right) => left - right);
+  const threshold =
+    distances[Math.min(distances.length - 1, Math.floor(COVERAGE * distances.length))] ?? 0;
+  const round = (value: number) => Number(value.toPrecision(8));
+  return {
+    names: [...counts]
+      .filter(([, seen]) => seen >= 2)
+      .map(([word]) => word)
+      .sort(),
+    mean: mean.map(round),
+    scale: scale.map(round),
+    threshold: round(threshold),
+  };
+}
+
+/** Whether a trace (with its step feature rows) looks like the model's training runs. */
+export function isFamiliar(
+  trace: Trace,
+  rows: readonly number[][],
+  model: FamiliarityModel,
+  known: ReadonlySet<string> = new Set(model.names),
+): boolean {
+  return (
+    nameOverlap(trace, known) >= NAME_OVERLAP &&
+    distanceOf(profileOf(rows), model) <= model.threshold
+  );
+}
