@@ -4,6 +4,7 @@
  * per-trace rows linking to the blamed step. Every piece of trace text is escaped.
  */
 import type { Trace } from '../trace/model.js';
+import type { Calibration } from './calibration.js';
 import { formatEstimate, reportNotes } from './report-markdown.js';
 import { agentCorrect, stepCorrect, type Estimate } from './metrics.js';
 import {
@@ -82,6 +83,29 @@ function accuracyChart(
       );
     });
   });
+  parts.push('</svg>');
+  return parts.join('');
+}
+
+/** A reliability chart: stated confidence against observed accuracy per bin, and the diagonal. */
+function reliabilityChart(title: string, calibration: Calibration): string {
+  const size = 180;
+  const pad = 30;
+  const x = (value: number) => pad + value * size;
+  const y = (value: number) => pad + (1 - value) * size;
+  const parts = [
+    `<svg role="img" aria-label="${escapeHtml(title)}" width="${size + 2 * pad}" height="${size + 2 * pad + 10}" xmlns="http://www.w3.org/2000/svg" font-family="sans-serif" font-size="10">`,
+    `<text x="0" y="12" font-weight="bold">${escapeHtml(`${title} (ECE ${calibration.ece.toFixed(3)})`)}</text>`,
+    `<rect x="${pad}" y="${pad}" width="${size}" height="${size}" fill="none" stroke="#ccc"/>`,
+    `<line x1="${x(0)}" y1="${y(0)}" x2="${x(1)}" y2="${y(1)}" stroke="#999" stroke-dasharray="4 3"/>`,
+    `<text x="${pad}" y="${size + 2 * pad}" fill="#666">stated confidence →</text>`,
+    `<text x="2" y="${pad + 8}" fill="#666">right</text>`,
+  ];
+  const most = Math.max(...calibration.bins.map((bin) => bin.count));
+  for (const bin of calibration.bins)
+    parts.push(
+      `<circle cx="${x(bin.confidence).toFixed(1)}" cy="${y(bin.accuracy).toFixed(1)}" r="${(2 + 6 * Math.sqrt(bin.count / most)).toFixed(1)}" fill="#3366cc" opacity="0.7"><title>${escapeHtml(`${(bin.low * 100).toFixed(0)}–${(bin.high * 100).toFixed(0)}%: ${bin.count} predictions, stated ${(bin.confidence * 100).toFixed(0)}%, right ${(bin.accuracy * 100).toFixed(0)}%`)}</title></circle>`,
+    );
   parts.push('</svg>');
   return parts.join('');
 }
@@ -211,6 +235,16 @@ pre.blamed{border-left-color:#dc3912}section{border-top:1px solid #eee;margin-to
 ${accuracyChart(methodRows, (row) => row.accuracy.agent, 'Agent-level accuracy (95% interval)')}
 ${accuracyChart(methodRows, (row) => row.accuracy.step, 'Step-level accuracy (95% interval)')}
 ${table(['method', 'subset', 'n', 'agent', 'step', 'step ±1', 'step ±3', 'step, lenient (original)'], accuracyRows)}
+<h2>Calibration</h2>
+<p>Expected calibration error (ECE) over ten bins: on the dashed diagonal a stated 70% is right 70% of the time.</p>
+${Object.entries(summary.calibration)
+  .map(([label, calibration]) =>
+    [
+      calibration.agent ? reliabilityChart(`${label}: agent`, calibration.agent) : '',
+      calibration.step ? reliabilityChart(`${label}: step`, calibration.step) : '',
+    ].join(''),
+  )
+  .join('\n')}
 <h2>Predicted minus true step</h2>
 ${Object.entries(summary.stepErrors)
   .map(([label, counts]) => errorHistogram(label, counts))

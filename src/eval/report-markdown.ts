@@ -2,6 +2,7 @@
  * The evaluation report as Markdown (also what the terminal shows). The JSON report carries the
  * same numbers; the HTML report adds charts.
  */
+import type { Calibration } from './calibration.js';
 import { agentCorrect, stepCorrect, type Estimate } from './metrics.js';
 import {
   methodLabel,
@@ -80,11 +81,32 @@ export function paperTable(rows: readonly SummaryRow[]): string {
   return lines.join('\n');
 }
 
-/** What the terminal shows of a report: its notes and the accuracy table. */
+/** `0.087 (n 240: stated 45%, right 40%)`, or `–`. */
+function calibrationCell(calibration: Calibration | undefined): string {
+  if (!calibration) return '–';
+  return `${calibration.ece.toFixed(3)} (n ${calibration.count}: stated ${(calibration.confidence * 100).toFixed(0)}%, right ${(calibration.accuracy * 100).toFixed(0)}%)`;
+}
+
+/** Expected calibration error of each method that states confidences. */
+export function calibrationTable(summary: EvalSummary): string {
+  const entries = Object.entries(summary.calibration);
+  if (entries.length === 0) return '';
+  return [
+    '| method | agent confidence ECE | step confidence ECE |',
+    '|---|---|---|',
+    ...entries.map(
+      ([label, calibration]) =>
+        `| ${label} | ${calibrationCell(calibration.agent)} | ${calibrationCell(calibration.step)} |`,
+    ),
+  ].join('\n');
+}
+
+/** What the terminal shows of a report: its notes, the accuracy table and the calibration. */
 export function terminalReport(summary: EvalSummary): string {
+  const calibration = calibrationTable(summary);
   return `${reportNotes(summary)
     .map((note) => `- ${note}`)
-    .join('\n')}\n\n${accuracyTable(summary.rows)}\n`;
+    .join('\n')}\n\n${accuracyTable(summary.rows)}\n${calibration ? `\n${calibration}\n` : ''}`;
 }
 
 /** Calls, tokens, cost and time per method (totals over all subsets). */
@@ -118,6 +140,12 @@ export function renderMarkdownReport(summary: EvalSummary): string {
     '## In the layout of the Who&When paper (agent / step accuracy, %)',
     '',
     paperTable(summary.rows),
+    '',
+    '## Calibration',
+    '',
+    'Expected calibration error (ECE) of stated confidences over ten bins: 0 means a stated 70% is right 70% of the time.',
+    '',
+    calibrationTable(summary) || 'No method stated confidences.',
     '',
     '## Usage',
     '',

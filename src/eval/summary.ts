@@ -5,7 +5,15 @@
 import { isLabelled } from '../attribution/offline/inputs.js';
 import type { Trace } from '../trace/model.js';
 import { baselineOutcomes } from './baselines.js';
-import { bySubset, summarise, summariseOutcomes, type Scored } from './metrics.js';
+import { calibrationOf, type Calibration } from './calibration.js';
+import {
+  agentCorrect,
+  bySubset,
+  stepCorrect,
+  summarise,
+  summariseOutcomes,
+  type Scored,
+} from './metrics.js';
 import { recordTraceKey, type EvalRecord } from './store.js';
 import type { SummaryRow } from './summary-row.js';
 
@@ -18,6 +26,8 @@ export interface EvalSummary {
   rows: SummaryRow[];
   /** predicted step − true step, counted per method label. */
   stepErrors: Record<string, Record<string, number>>;
+  /** How well stated confidences match accuracy, per method label, where the method states them. */
+  calibration: Record<string, MethodCalibration>;
   info: EvalRunInfo;
   records: EvalRecord[];
 }
@@ -103,6 +113,44 @@ const NO_USAGE_ROW = {
   millisecondsPerTrace: 0,
 };
 
+/** Calibration of a method's agent confidence and step confidence. */
+export interface MethodCalibration {
+  agent?: Calibration;
+  step?: Calibration;
+}
+
+function calibrationOfRecords(records: readonly EvalRecord[]): MethodCalibration {
+  const agent = calibrationOf(
+    records.flatMap((record) =>
+      record.predicted.agentConfidence === undefined
+        ? []
+        : [
+            {
+              confidence: record.predicted.agentConfidence,
+              correct: agentCorrect(
+                record.predicted.agent,
+                record.label.agent,
+                record.label.agents,
+              ),
+            },
+          ],
+    ),
+  );
+  const step = calibrationOf(
+    records.flatMap((record) =>
+      record.predicted.confidence === undefined || record.label.step === undefined
+        ? []
+        : [
+            {
+              confidence: record.predicted.confidence,
+              correct: stepCorrect(record.predicted.step, record.label.step),
+            },
+          ],
+    ),
+  );
+  return { ...(agent ? { agent } : {}), ...(step ? { step } : {}) };
+}
+
 /** Builds the report from this run's records and the traces they came from. */
 export function summariseEvaluation(
   records: readonly EvalRecord[],
@@ -117,6 +165,7 @@ export function summariseEvaluation(
     groups.get(key)!.push(record);
   }
   const stepErrors: EvalSummary['stepErrors'] = {};
+  const calibration: EvalSummary['calibration'] = {};
   for (const group of groups.values()) {
     const { method, useGroundTruth } = group[0]!;
     for (const [subset, items] of bySubset(group)) {
@@ -136,6 +185,9 @@ export function summariseEvaluation(
       histogram[difference] = (histogram[difference] ?? 0) + 1;
     }
     stepErrors[methodLabel(method, useGroundTruth)] = histogram;
+    const calibrated = calibrationOfRecords(group);
+    if (calibrated.agent || calibrated.step)
+      calibration[methodLabel(method, useGroundTruth)] = calibrated;
   }
 
   // Baselines on every labelled trace, learned ones on the same folds as `offline-cv`.
@@ -151,5 +203,12 @@ export function summariseEvaluation(
       });
     }
   }
-  return { generatedAt: new Date().toISOString(), rows, stepErrors, info, records: [...records] };
+  return {
+    generatedAt: new Date().toISOString(),
+    rows,
+    stepErrors,
+    calibration,
+    info,
+    records: [...records],
+  };
 }
