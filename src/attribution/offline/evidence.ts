@@ -65,11 +65,34 @@ const PHRASES: Partial<
   cause_of_first_stall: { text: 'it is the last action before the run first stalls' },
 };
 
-function quoteLine(text: string, shows: LineTest | undefined): string | undefined {
-  const lines = text
+const squash = (text: string) => text.toLowerCase().replace(/\s+/g, ' ').trim();
+
+/** A line that introduces a member of a team: `ComputerTerminal: A computer terminal that ...`. */
+const ROSTER_LINE = /^[-*\s]*\**[A-Za-z][\w-]*\**:\s+\S/;
+
+/**
+ * Lines that are not evidence of anything the agent did: the task statement repeated, or the
+ * roster (two or more lines that each introduce a team member by name).
+ */
+function setUpLines(lines: readonly string[], trace: Trace): Set<string> {
+  const question = trace.question ? squash(trace.question) : '';
+  const roster = lines.filter((line) => ROSTER_LINE.test(line));
+  return new Set([
+    ...(roster.length >= 2 ? roster : []),
+    ...lines.filter((line) => {
+      const text = squash(line);
+      return text.length >= 20 && question.includes(text);
+    }),
+  ]);
+}
+
+function quoteLine(text: string, shows: LineTest | undefined, trace: Trace): string | undefined {
+  const all = text
     .split(/\r?\n/)
     .map((line) => line.trim())
     .filter((line) => line.length > 0 && !line.startsWith('```'));
+  const setUp = setUpLines(all, trace);
+  const lines = all.filter((line) => !setUp.has(line));
   const line = shows ? lines.find(shows) : lines[0];
   if (!line) return undefined;
   return line.length > 160 ? `${line.slice(0, 157)}...` : line;
@@ -99,7 +122,8 @@ export function explainStep(
     const phrase = PHRASES[entry.feature]!;
     parts.push(phrase.text);
     const source = phrase.quoteNext ? trace.steps[stepIndex + 1] : step;
-    const quote = source && phrase.quote ? quoteLine(source.content, phrase.quote) : undefined;
+    const quote =
+      source && phrase.quote ? quoteLine(source.content, phrase.quote, trace) : undefined;
     if (quote && !quotes.some((existing) => existing.includes(quote))) {
       quotes.push(
         source === step ? `"${quote}"` : `step ${source!.index} (${source!.agent}): "${quote}"`,
@@ -110,7 +134,7 @@ export function explainStep(
     parts.length > 0
       ? parts.join('; ')
       : 'its position and role make it the most likely decisive step';
-  const fallbackQuote = quotes.length === 0 ? quoteLine(step.content, undefined) : undefined;
+  const fallbackQuote = quotes.length === 0 ? quoteLine(step.content, undefined, trace) : undefined;
   if (fallbackQuote) quotes.push(`"${fallbackQuote}"`);
   return `${step.agent} at step ${stepIndex}: ${because}.${quotes.length > 0 ? ` Evidence: ${quotes.join(' / ')}` : ''}`;
 }

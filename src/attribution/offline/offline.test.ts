@@ -145,3 +145,12 @@ describe('familiarity and confidence', () => {
     assert.match(held.reason, /^No confident attribution: the most likely agent, Orchestrator/);
   });
 });
+
+describe('evidence', () => {
+  it('never quotes the task statement or the roster', async () => {
+    const trace = await loadTrace(join(ROOT, 'examples/who-and-when-hc-6.json'));
+    const { reason } = attributeWithModel(trace, loadOfflineModel());
+    assert.doesNotMatch(reason, /ComputerTerminal: A computer terminal/);
+    assert.ok(!reason.includes(trace.question!.trim()), reason);
+  });
+});
