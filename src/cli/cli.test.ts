@@ -185,6 +185,51 @@ describe('faultline command', () => {
     assert.match(bad.stderr, /--min-confidence must be at least 0 and at most 1, got "5"/);
   });
 
+  it("adapts to a user's own runs with train --base, weighting them up", async () => {
+    const mine = join(folder, 'mine');
+    await run('mkdir', ['-p', mine]);
+    await run('cp', [join(FIXTURES, 'formats/aegis-flat.jsonl'), mine]);
+    const out = join(folder, 'adapted.json');
+    const result = await faultline(
+      'train',
+      '--data',
+      mine,
+      '--base',
+      'examples',
+      '--user-weight',
+      '3',
+      '--out',
+      out,
+    );
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(
+      result.stderr,
+      /trained on 4 labelled traces \(2 base, 2 yours counting 3× each\)/,
+    );
+    const model = JSON.parse(await readFile(out, 'utf8')) as { training: { data: string[] } };
+    assert.deepEqual(model.training.data.length, 2);
+    const missing = await faultline('train', '--data', mine, '--base', join(folder, 'nowhere'));
+    assert.equal(missing.code, 2);
+    assert.match(
+      missing.stderr,
+      /--base: no labelled run could be read from .*nowhere; nothing was trained/,
+    );
+  });
+
+  it('says plainly when the training data has no labels', async () => {
+    const unlabelled = join(folder, 'unlabelled.json');
+    await writeFile(
+      unlabelled,
+      JSON.stringify({ history: [{ role: 'assistant', name: 'A', content: 'hello' }] }),
+    );
+    const result = await faultline('train', '--data', unlabelled, '--out', join(folder, 'x.json'));
+    assert.equal(result.code, 2);
+    assert.match(
+      result.stderr,
+      /need at least 2 labelled traces .*found 0 in .*unlabelled\.json \(1 without labels\)/,
+    );
+  });
+
   it('refuses an out-of-range training setting before reading any data', async () => {
     const result = await faultline('train', '--data', 'examples', '--earliest-share', '0');
     assert.equal(result.code, 2);

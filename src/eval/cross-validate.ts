@@ -31,6 +31,8 @@ export interface CrossValidationOptions {
   plan?: FoldPlan;
   settings?: TrainSettings;
   useGroundTruth?: boolean;
+  /** How much each training trace counts (default 1 each). */
+  weightOf?: (trace: Trace) => number;
   /** Called after each fold is trained and predicted. */
   onFold?: (done: number, total: number) => void;
 }
@@ -61,6 +63,8 @@ export function crossValidateOffline(
       const model = trainOfflineModel(
         usable.filter((_, index) => assignment[index] !== fold),
         settings,
+        [],
+        options.weightOf ? { weightOf: options.weightOf } : {},
       );
       usable.forEach((trace, index) => {
         if (assignment[index] !== fold) return;

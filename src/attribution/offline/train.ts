@@ -27,6 +27,11 @@ function dropColumns(rows: number[][], names: readonly string[], settings: Train
   return rows.map((row) => row.map((value, column) => (dropped.includes(column) ? 0 : value)));
 }
 
+/** Applies per-trace weights (a user's own runs counting more than the base data, say). */
+function weigh(lists: (LabelledList & { trace: Trace })[], weightOf?: (trace: Trace) => number) {
+  if (weightOf) for (const list of lists) list.weight = (list.weight ?? 1) * weightOf(list.trace);
+}
+
 /** Weights that give every system the same total say: lists of small systems count more. */
 function balance(lists: (LabelledList & { trace: Trace })[]): void {
   const sizes = new Map<string, number>();
@@ -36,11 +41,18 @@ function balance(lists: (LabelledList & { trace: Trace })[]): void {
     list.weight = lists.length / (sizes.size * sizes.get(subsetOf(list.trace))!);
 }
 
+/** Options of `trainOfflineModel` beyond the settings stored with the model. */
+export interface TrainOptions {
+  /** How much each trace counts (default 1 each), e.g. a user's runs above the base data. */
+  weightOf?: (trace: Trace) => number;
+}
+
 /** Trains both scorers on the labelled traces among `traces`. */
 export function trainOfflineModel(
   traces: readonly Trace[],
   settings: TrainSettings = DEFAULT_TRAIN_SETTINGS,
   data: string[] = [],
+  options: TrainOptions = {},
 ): OfflineModel {
   const usable = traces.filter(isLabelled);
   const raw = usable.map((trace) => stepInputs(trace));
@@ -54,6 +66,7 @@ export function trainOfflineModel(
       stepLists.push({ ...inputs[index]!, label: trace.labels!.step!, trace });
   });
   if (settings.balanceSystems) balance(stepLists);
+  weigh(stepLists, options.weightOf);
   const fit = { iterations: settings.iterations };
   const step = fitConditionalLogit(stepLists, FEATURE_NAMES.length, {
     ...fit,
@@ -83,6 +96,7 @@ export function trainOfflineModel(
       });
   });
   if (settings.balanceSystems) balance(agentLists);
+  weigh(agentLists, options.weightOf);
   const agent = fitConditionalLogit(agentLists, AGENT_FEATURE_NAMES.length, {
     ...fit,
     l2: settings.agentL2,

@@ -3,7 +3,9 @@
  */
 import { hasStepLabel, isLabelled } from '../../attribution/offline/inputs.js';
 import { writeFile } from 'node:fs/promises';
-import { relative } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname, relative, resolve } from 'node:path';
+import { DEFAULT_MODEL_PATH, loadOfflineModel } from '../../attribution/offline/attributor.js';
 import { DEFAULT_TRAIN_SETTINGS, trainOfflineModel } from '../../attribution/offline/train.js';
 import { UserError } from '../../errors.js';
 import { crossValidationRecords } from '../../eval/cross-validate.js';
@@ -20,10 +22,30 @@ export interface TrainFlags extends FoldFlags {
   out: string;
   cv?: boolean;
   loso?: boolean;
+  /** true: the shipped model's training data; folders: those. */
+  base?: true | string[];
+  userWeight: string;
   stepL2: string;
   agentL2: string;
   agentWeight: string;
   earliestShare: string;
+}
+
+/**
+ * The base data of `--base`: the folders named, or those the shipped model was trained on (as its
+ * file records them, relative to the package), which must be present.
+ */
+function baseDataOf(base: true | string[]): string[] {
+  if (base !== true) return base;
+  const recorded = loadOfflineModel().training.data;
+  const root = dirname(dirname(DEFAULT_MODEL_PATH));
+  const folders = recorded.map((folder) => resolve(root, folder));
+  const missing = folders.filter((folder) => !existsSync(folder));
+  if (folders.length === 0 || missing.length > 0)
+    throw new UserError(
+      `--base: the shipped model's training data (${recorded.join(', ') || 'not recorded'}) is not here; name the base folders: --base DIR...`,
+    );
+  return folders.map((folder) => relative(process.cwd(), folder) || '.');
 }
 
 /** The `train` command's work, loaded only when the command runs. */
@@ -43,17 +65,34 @@ export async function runTrainCommand(
     ...(flags.cv ? [questionPlan] : []),
     ...(flags.loso ? [{ ...questionPlan, by: 'system' as const }] : []),
   ];
+  const userWeight = nonNegativeNumber(flags.userWeight, '--user-weight');
+  const baseFolders = flags.base === undefined ? [] : baseDataOf(flags.base);
   const traces: Trace[] = [];
   const outcome = await forEachTrace(flags.data, {}, (trace) => {
     traces.push(trace);
   });
-  const usable = traces.filter(isLabelled);
-  if (usable.length < 2)
+  const own = traces.filter(isLabelled);
+  if (own.length < (baseFolders.length > 0 ? 1 : 2))
     throw new UserError(
-      `need at least 2 labelled traces (naming the responsible agent, and the decisive step where known); found ${usable.length} in ${flags.data.join(', ')}`,
+      `need at least ${baseFolders.length > 0 ? 1 : 2} labelled trace${baseFolders.length > 0 ? '' : 's'} (naming the responsible agent, and the decisive step where known); found ${own.length} in ${flags.data.join(', ')}${traces.length > own.length ? ` (${traces.length - own.length} without labels)` : ''}`,
     );
-  const data = flags.data.map((path) => relative(process.cwd(), path) || '.');
-  const model = trainOfflineModel(usable, settings, data);
+  const base: Trace[] = [];
+  const baseOutcome =
+    baseFolders.length > 0
+      ? await forEachTrace(baseFolders, {}, (trace) => {
+          if (isLabelled(trace)) base.push(trace);
+        })
+      : { files: 0, traces: 0, failedFiles: 0 };
+  if (baseFolders.length > 0 && base.length === 0)
+    throw new UserError(
+      `--base: no labelled run could be read from ${baseFolders.join(', ')}; nothing was trained`,
+    );
+  const mine = new Set(own);
+  const usable = [...base, ...own];
+  const weightOf =
+    base.length > 0 ? (trace: Trace) => (mine.has(trace) ? userWeight : 1) : undefined;
+  const data = [...baseFolders, ...flags.data].map((path) => relative(process.cwd(), path) || '.');
+  const model = trainOfflineModel(usable, settings, data, weightOf ? { weightOf } : {});
   await writeFile(flags.out, `${JSON.stringify(model, null, 1)}\n`).catch((error: unknown) => {
     throw new UserError(
       `${flags.out}: cannot write the model (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
@@ -62,7 +101,7 @@ export async function runTrainCommand(
   });
   const withSteps = usable.filter(hasStepLabel).length;
   process.stderr.write(
-    `trained on ${usable.length} labelled traces, ${withSteps} with a step label (${traces.length - usable.length} without labels skipped); wrote ${flags.out}\n`,
+    `trained on ${usable.length} labelled traces${base.length > 0 ? ` (${base.length} base, ${own.length} yours counting ${userWeight}× each)` : ''}, ${withSteps} with a step label (${traces.length - own.length} without labels skipped); wrote ${flags.out}\n`,
   );
   if (withSteps === 0)
     process.stderr.write(
@@ -80,17 +119,29 @@ export async function runTrainCommand(
       process.stderr.write(`\rcross-validating: fold ${(done += 1)}/${total}`);
     const records = plans.flatMap((plan) =>
       [true, false].flatMap((useGroundTruth) =>
-        crossValidationRecords(usable, { plan, settings, useGroundTruth, onFold }),
+        crossValidationRecords(usable, {
+          plan,
+          settings,
+          useGroundTruth,
+          onFold,
+          ...(weightOf ? { weightOf } : {}),
+        }),
       ),
     );
     if (process.stderr.isTTY) process.stderr.write('\n');
     const summary = summariseEvaluation(records, usable, {
       excludedTrainingTraces: 0,
       includeTrain: false,
-      unlabelled: traces.length - usable.length,
+      unlabelled: traces.length - own.length,
       plan: plans[0]!,
     });
     process.stdout.write(terminalReport(summary));
   }
-  exit(finishBatch(outcome));
+  exit(
+    finishBatch({
+      files: outcome.files + baseOutcome.files,
+      traces: outcome.traces + baseOutcome.traces,
+      failedFiles: outcome.failedFiles + baseOutcome.failedFiles,
+    }),
+  );
 }

@@ -14,6 +14,15 @@ export function registerTrain(program: Command, exit: (code: number) => void): v
     .requiredOption('-d, --data <folders...>', 'labelled trace files or folders (e.g. Who&When)')
     .option('-o, --out <file>', 'where to write the model', 'models/offline-model.json')
     .option(
+      '--base [folders...]',
+      'adapt to your own system: also train on the base data (default: the data the shipped model was trained on), with the runs of --data counting --user-weight times each',
+    )
+    .option(
+      '--user-weight <x>',
+      'with --base: how much each of your runs counts against a base run',
+      '5',
+    )
+    .option(
       '--cv',
       'also print cross-validated accuracy next to baselines (folds grouped by question)',
     )
@@ -44,7 +53,7 @@ export function registerTrain(program: Command, exit: (code: number) => void): v
   addFoldOptions(command)
     .addHelpText(
       'after',
-      '\nExamples:\n  faultline train --data ../shared/datasets/who-and-when --out models/offline-model.json\n  faultline train --data ../shared/datasets/who-and-when --out /tmp/m.json --cv\n  faultline train --data ../shared/datasets/who-and-when ../shared/datasets/aegis --out /tmp/m.json --loso',
+      '\nExamples:\n  faultline train --data ../shared/datasets/who-and-when --out models/offline-model.json\n  faultline train --data ../shared/datasets/who-and-when --out /tmp/m.json --cv\n  faultline train --data my-labelled-runs/ --base --out my-model.json\n  faultline train --data ../shared/datasets/who-and-when ../shared/datasets/aegis --out /tmp/m.json --loso',
     )
     .action(async (flags: TrainFlags) => {
       const { runTrainCommand } = await import('./train-action.js');
