@@ -1,6 +1,6 @@
 /**
  * Whether a trace looks like the runs the model was trained on. Two views, either of which can
- * make it unfamiliar: its agents' names use words the training runs' names did not (a new team),
+ * make it unfamiliar: most of its agents' names share no word with the training runs' (a new team),
  * or its profile (the mean of its step features: roles, name families, what agents say, errors,
  * repetition, length) sits far from every training trace's in a few features (a new structure).
  * The model file keeps what both need; an unfamiliar trace's attribution says so.
@@ -18,7 +18,7 @@ export interface FamiliarityModel {
   threshold: number;
 }
 
-/** Below this share of known name words, the team is new. */
+/** Below this share of agents with a known name word, the team is new. */
 const NAME_OVERLAP = 0.5;
 /** Share of the training traces' profile distances below the threshold. */
 const COVERAGE = 0.98;
@@ -43,11 +43,16 @@ function agentNames(trace: Trace): string[] {
   return trace.agents.filter((agent) => agent.role !== 'human').map((agent) => agent.name);
 }
 
-/** Share of the words of a trace's agent names that the training runs' agent names also use. */
+/**
+ * Share of a trace's agents whose name shares a word with the training runs' agent names
+ * (`Hawaii_RealEstate_Expert` is known through `expert`; `Node0` is new).
+ */
 export function nameOverlap(trace: Trace, known: ReadonlySet<string>): number {
-  const words = [...new Set(agentNames(trace).flatMap(nameWords))];
-  if (words.length === 0) return 1;
-  return words.filter((word) => known.has(word)).length / words.length;
+  const names = agentNames(trace);
+  if (names.length === 0) return 1;
+  return (
+    names.filter((name) => nameWords(name).some((word) => known.has(word))).length / names.length
+  );
 }
 
 /** The profile of a trace: the mean of its step feature rows. */
