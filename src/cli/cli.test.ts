@@ -41,10 +41,12 @@ describe('faultline command', () => {
   });
 
   it('prints its version and help with examples', async () => {
-    const version = await faultline('--version');
+    const [version, help] = await Promise.all([
+      faultline('--version'),
+      faultline('attribute', '--help'),
+    ]);
     assert.equal(version.code, 0);
     assert.match(version.stdout, /^\d+\.\d+\.\d+/);
-    const help = await faultline('attribute', '--help');
     assert.equal(help.code, 0);
     assert.match(help.stdout, /Examples:/);
     assert.match(help.stdout, /--no-ground-truth/);
@@ -95,17 +97,19 @@ describe('faultline command', () => {
 
   it('gives one line and exit 2 for a malformed file, a stack only with --debug', async () => {
     const file = join(FIXTURES, 'negative/content-object.json');
-    const plain = await faultline('attribute', file);
+    const [plain, missing, debug] = await Promise.all([
+      faultline('attribute', file),
+      faultline('attribute', 'no/such/trace.json'),
+      faultline('--debug', 'attribute', file),
+    ]);
     assert.equal(plain.code, 2);
     assert.equal(plain.stderr.trim().split('\n').length, 1);
     assert.match(
       plain.stderr,
       /content-object\.json \(messages\) at history\[0\]\.content: content is an object/,
     );
-    const missing = await faultline('attribute', 'no/such/trace.json');
     assert.equal(missing.code, 2);
     assert.match(missing.stderr, /^faultline: no\/such\/trace\.json: no such file\n$/);
-    const debug = await faultline('--debug', 'attribute', file);
     assert.match(debug.stderr, /at .*\.ts:\d+/);
   });
 
@@ -121,30 +125,28 @@ describe('faultline command', () => {
   });
 
   it('inspects as a table and as canonical JSON', async () => {
-    const table = await faultline('inspect', 'examples/who-and-when-hc-6.json');
+    const [table, json] = await Promise.all([
+      faultline('inspect', 'examples/who-and-when-hc-6.json'),
+      faultline('inspect', 'examples/who-and-when-hc-6.json', '--json'),
+    ]);
     assert.equal(table.code, 0, table.stderr);
     assert.match(table.stdout, /Orchestrator/);
     assert.match(table.stdout, /decisive step/);
-    const json = await faultline('inspect', 'examples/who-and-when-hc-6.json', '--json');
     const trace = JSON.parse(json.stdout) as { steps: { agent: string }[] };
     assert.ok(trace.steps.every((step) => !step.agent.includes('(')));
   });
 
   it('converts to messages that read back with the same steps', async () => {
     const out = join(folder, 'converted.json');
-    const converted = await faultline(
-      'convert',
-      join(FIXTURES, 'formats/otlp-genai-semconv.json'),
-      '--to',
-      'messages',
-      '--out',
-      out,
-    );
+    const source = join(FIXTURES, 'formats/otlp-genai-semconv.json');
+    const [converted, inspected] = await Promise.all([
+      faultline('convert', source, '--to', 'messages', '--out', out),
+      faultline('inspect', source, '--json'),
+    ]);
     assert.equal(converted.code, 0, converted.stderr);
-    const original = JSON.parse(
-      (await faultline('inspect', join(FIXTURES, 'formats/otlp-genai-semconv.json'), '--json'))
-        .stdout,
-    ) as { steps: { agent: string; content: string }[] };
+    const original = JSON.parse(inspected.stdout) as {
+      steps: { agent: string; content: string }[];
+    };
     const back = JSON.parse((await faultline('inspect', out, '--json')).stdout) as {
       format: string;
       steps: { agent: string; content: string }[];
@@ -163,24 +165,22 @@ describe('faultline command', () => {
   });
 
   it('answers "no confident attribution" below --min-confidence, and checks the value', async () => {
-    const held = await faultline(
-      'attribute',
-      'examples/who-and-when-hc-6.json',
-      '--min-confidence',
-      '0.99',
-      '--json',
-    );
+    // Independent runs, started together: the suite spends most of its time starting processes.
+    const [held, bad] = await Promise.all([
+      faultline(
+        'attribute',
+        'examples/who-and-when-hc-6.json',
+        '--min-confidence',
+        '0.99',
+        '--json',
+      ),
+      faultline('attribute', 'examples/who-and-when-hc-6.json', '--min-confidence', '5'),
+    ]);
     assert.equal(held.code, 0, held.stderr);
     const line = JSON.parse(held.stdout) as { agent: null; step: null; candidates: unknown[] };
     assert.equal(line.agent, null);
     assert.equal(line.step, null);
     assert.ok(line.candidates.length > 0);
-    const bad = await faultline(
-      'attribute',
-      'examples/who-and-when-hc-6.json',
-      '--min-confidence',
-      '5',
-    );
     assert.equal(bad.code, 2);
     assert.match(bad.stderr, /--min-confidence must be at least 0 and at most 1, got "5"/);
   });
@@ -190,17 +190,10 @@ describe('faultline command', () => {
     await run('mkdir', ['-p', mine]);
     await run('cp', [join(FIXTURES, 'formats/aegis-flat.jsonl'), mine]);
     const out = join(folder, 'adapted.json');
-    const result = await faultline(
-      'train',
-      '--data',
-      mine,
-      '--base',
-      'examples',
-      '--user-weight',
-      '3',
-      '--out',
-      out,
-    );
+    const [result, missing] = await Promise.all([
+      faultline('train', '--data', mine, '--base', 'examples', '--user-weight', '3', '--out', out),
+      faultline('train', '--data', mine, '--base', join(folder, 'nowhere')),
+    ]);
     assert.equal(result.code, 0, result.stderr);
     assert.match(
       result.stderr,
@@ -208,7 +201,6 @@ describe('faultline command', () => {
     );
     const model = JSON.parse(await readFile(out, 'utf8')) as { training: { data: string[] } };
     assert.deepEqual(model.training.data.length, 2);
-    const missing = await faultline('train', '--data', mine, '--base', join(folder, 'nowhere'));
     assert.equal(missing.code, 2);
     assert.match(
       missing.stderr,
@@ -294,25 +286,19 @@ describe('faultline eval', () => {
       }
       const flags = ['--folds', '2', '--seeds', '0,1'];
       const env = { FAULTLINE_HOME: home };
-      const trained = await faultlineWith(
-        env,
-        'train',
-        '--data',
-        data,
-        '--out',
-        join(home, 'm.json'),
-        '--cv',
-        ...flags,
-      );
-      const evaluated = await faultlineWith(
-        env,
-        'eval',
-        data,
-        '--method',
-        'offline-cv',
-        '--both',
-        ...flags,
-      );
+      const [trained, evaluated] = await Promise.all([
+        faultlineWith(
+          env,
+          'train',
+          '--data',
+          data,
+          '--out',
+          join(home, 'm.json'),
+          '--cv',
+          ...flags,
+        ),
+        faultlineWith(env, 'eval', data, '--method', 'offline-cv', '--both', ...flags),
+      ]);
       assert.equal(trained.code, 0, trained.stderr);
       assert.equal(evaluated.code, 0, evaluated.stderr);
       const table = (text: string) => text.slice(text.indexOf('| method |'));
