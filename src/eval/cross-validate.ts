@@ -9,6 +9,7 @@
 import { performance } from 'node:perf_hooks';
 import { isLabelled } from '../attribution/offline/inputs.js';
 import { attributeWithModel } from '../attribution/offline/attributor.js';
+import { calibrationFor } from '../attribution/offline/calibrate.js';
 import { DEFAULT_FOLD_SEEDS } from '../attribution/offline/settings.js';
 import {
   DEFAULT_TRAIN_SETTINGS,
@@ -31,6 +32,11 @@ export interface CrossValidationOptions {
   plan?: FoldPlan;
   settings?: TrainSettings;
   useGroundTruth?: boolean;
+  /**
+   * Calibrate each fold's model on its own training runs, as `faultline train` does, so the
+   * stated confidences are those a user would see (slower: eight fits a fold).
+   */
+  calibrate?: boolean;
   /** How much each training trace counts (default 1 each). */
   weightOf?: (trace: Trace) => number;
   /** Called after each fold is trained and predicted. */
@@ -60,12 +66,16 @@ export function crossValidateOffline(
   for (const seed of seeds) {
     const assignment = assignFoldsFor(usable, plan, seed);
     for (let fold = 0; fold < folds; fold += 1) {
-      const model = trainOfflineModel(
-        usable.filter((_, index) => assignment[index] !== fold),
+      const training = usable.filter((_, index) => assignment[index] !== fold);
+      const trained = trainOfflineModel(
+        training,
         settings,
         [],
         options.weightOf ? { weightOf: options.weightOf } : {},
       );
+      const model = options.calibrate
+        ? { ...trained, calibration: calibrationFor(training, settings) }
+        : trained;
       usable.forEach((trace, index) => {
         if (assignment[index] !== fold) return;
         out.push({

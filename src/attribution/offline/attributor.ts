@@ -15,6 +15,7 @@ import { computeAgentFeatures } from './agent-features.js';
 import { scoreRows, softmax } from './scoring.js';
 import { explainStep } from './evidence.js';
 import { isFamiliar } from './familiarity.js';
+import { applyPlatt, type Platt } from './platt.js';
 import { readModelFile, type OfflineModel } from './model.js';
 import { stepInputs, stepProbabilitiesOf } from './inputs.js';
 
@@ -90,28 +91,34 @@ export function attributeWithModel(
     if (entry.step < earliest.step) earliest = entry;
   }
   const agent = trace.steps[earliest.step]!.agent;
+  // Raw scores become stated confidences through the model's calibration (calibrate.ts), chosen by
+  // whether the run looks like the training runs.
+  const familiar = isFamiliar(trace, rows, model.familiarity, knownNames(model));
+  const mapping = model.calibration?.[familiar ? 'familiar' : 'unfamiliar'];
+  const stated = (raw: number, platt: Platt | undefined) => (platt ? applyPlatt(raw, platt) : raw);
+  const stepConfidence = (raw: number) => stated(raw, mapping?.step);
   const best = ranked.find((entry) => trace.steps[entry.step]!.agent === agent)!;
   const evidence = explainStep(trace, best.step, rows[best.step]!, model.step);
   const topAgent = trace.steps[top.step]!.agent;
   const reason =
     topAgent === agent
       ? evidence
-      : `Step ${top.step} (${topAgent}) scores highest (${percent(top.score)}), but ${agent}'s step ${earliest.step} comes earlier and is nearly as likely (${percent(earliest.score)}), so ${agent} is named. ${evidence}`;
+      : `Step ${top.step} (${topAgent}) scores highest (${percent(stepConfidence(top.score))}), but ${agent}'s step ${earliest.step} comes earlier and is nearly as likely (${percent(stepConfidence(earliest.score))}), so ${agent} is named. ${evidence}`;
   // The named step first, then the most likely others.
   const others = ranked.filter((entry) => entry.step !== best.step);
   const candidates: Candidate[] = [best, ...others].slice(0, 3).map((entry) => ({
     step: entry.step,
     agent: trace.steps[entry.step]!.agent,
-    score: round(entry.score),
+    score: round(stepConfidence(entry.score)),
   }));
   return {
     agent,
     step: best.step,
     reason,
     method: 'offline',
-    confidence: round(best.score),
-    agentConfidence: round(agentProbability.get(agent) ?? 0),
-    familiar: isFamiliar(trace, rows, model.familiarity, knownNames(model)),
+    confidence: round(stepConfidence(best.score)),
+    agentConfidence: round(stated(agentProbability.get(agent) ?? 0, mapping?.agent)),
+    familiar,
     candidates,
     usage: { ...NO_USAGE },
   };

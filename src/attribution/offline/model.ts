@@ -19,6 +19,8 @@ const scorerSchema = z.object({
   weights: z.array(z.number()),
 });
 
+const plattSchema = z.object({ a: z.number(), b: z.number() });
+
 const modelSchema = z.object({
   formatVersion: z.literal(MODEL_FORMAT_VERSION),
   step: scorerSchema,
@@ -35,6 +37,16 @@ const modelSchema = z.object({
     scale: z.array(z.number()),
     threshold: z.number(),
   }),
+  /**
+   * Platt mappings that turn raw scores into stated confidences, for familiar and unfamiliar runs
+   * (calibrate.ts); without them, raw scores are reported.
+   */
+  calibration: z
+    .object({
+      familiar: z.object({ agent: plattSchema, step: plattSchema }),
+      unfamiliar: z.object({ agent: plattSchema, step: plattSchema }),
+    })
+    .optional(),
   training: z.object({
     traces: z.number(),
     stepL2: z.number(),

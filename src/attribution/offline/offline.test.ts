@@ -12,6 +12,7 @@ import { attributeWithModel, DEFAULT_MODEL_PATH, loadOfflineModel } from './attr
 import { FEATURE_NAMES } from './feature-names.js';
 import { computeFeatures } from './features.js';
 import { validateModel } from './model.js';
+import { calibrationFor } from './calibrate.js';
 import { trainOfflineModel } from './train.js';
 
 async function loadAll(path: string): Promise<Trace[]> {
@@ -98,7 +99,10 @@ describe(
       const traces = await loadAll(WHO_AND_WHEN);
       const shipped = JSON.parse(readFileSync(DEFAULT_MODEL_PATH, 'utf8'));
       const trained = JSON.parse(
-        JSON.stringify(trainOfflineModel(traces, undefined, shipped.training.data)),
+        JSON.stringify({
+          ...trainOfflineModel(traces, undefined, shipped.training.data),
+          calibration: calibrationFor(traces),
+        }),
       );
       assert.deepEqual(
         trained,
@@ -132,6 +136,18 @@ describe('familiarity and confidence', () => {
       assert.equal(attributeWithModel(await loadTrace(join(ROOT, file)), model).familiar, true);
     const unseen = await loadTrace(join(FIXTURES, 'formats/aegis-release.json'));
     assert.equal(attributeWithModel(unseen, model).familiar, false);
+  });
+
+  it('states lower confidence on an unfamiliar run than its raw scores', async () => {
+    const model = loadOfflineModel();
+    assert.ok(model.calibration, 'the shipped model is calibrated');
+    const { calibration, ...raw } = model;
+    const unseen = await loadTrace(join(FIXTURES, 'formats/aegis-release.json'));
+    const stated = attributeWithModel(unseen, model);
+    const unmapped = attributeWithModel(unseen, raw);
+    assert.equal(stated.step, unmapped.step, 'calibration never changes the answer');
+    assert.ok(stated.confidence! < unmapped.confidence!);
+    assert.ok(calibration.unfamiliar.step.a < 1);
   });
 
   it('answers "no confident attribution" below the minimum, keeping the candidates', async () => {

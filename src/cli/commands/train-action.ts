@@ -6,6 +6,7 @@ import { writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { DEFAULT_MODEL_PATH, loadOfflineModel } from '../../attribution/offline/attributor.js';
+import { calibrationFor } from '../../attribution/offline/calibrate.js';
 import { DEFAULT_TRAIN_SETTINGS, trainOfflineModel } from '../../attribution/offline/train.js';
 import { UserError } from '../../errors.js';
 import { crossValidationRecords } from '../../eval/cross-validate.js';
@@ -92,7 +93,9 @@ export async function runTrainCommand(
   const weightOf =
     base.length > 0 ? (trace: Trace) => (mine.has(trace) ? userWeight : 1) : undefined;
   const data = [...baseFolders, ...flags.data].map((path) => relative(process.cwd(), path) || '.');
-  const model = trainOfflineModel(usable, settings, data, weightOf ? { weightOf } : {});
+  const trained = trainOfflineModel(usable, settings, data, weightOf ? { weightOf } : {});
+  // Stated confidences are calibrated on held-out predictions of the same runs (calibrate.ts).
+  const model = { ...trained, calibration: calibrationFor(usable, settings) };
   await writeFile(flags.out, `${JSON.stringify(model, null, 1)}\n`).catch((error: unknown) => {
     throw new UserError(
       `${flags.out}: cannot write the model (${(error as NodeJS.ErrnoException).code ?? String(error)})`,

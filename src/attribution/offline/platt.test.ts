@@ -1,0 +1,31 @@
+/** Platt mappings: fitted on judged predictions, identity when there are too few. */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { applyPlatt, fitPlatt, IDENTITY } from './platt.js';
+
+describe('Platt calibration', () => {
+  it('leaves scores alone with fewer than ten judged predictions', () => {
+    assert.deepEqual(fitPlatt([{ confidence: 0.9, correct: false }]), IDENTITY);
+    assert.equal(applyPlatt(0.3, IDENTITY).toFixed(6), '0.300000');
+  });
+
+  it('lowers scores that are too sure', () => {
+    // Stated 90%, right half of the time.
+    const judged = Array.from({ length: 200 }, (_, index) => ({
+      confidence: 0.9,
+      correct: index % 2 === 0,
+    }));
+    const platt = fitPlatt(judged);
+    const stated = applyPlatt(0.9, platt);
+    assert.ok(Math.abs(stated - 0.5) < 0.05, `stated ${stated}`);
+  });
+
+  it('keeps the order of scores', () => {
+    const judged = Array.from({ length: 100 }, (_, index) => ({
+      confidence: (index % 10) / 10 + 0.05,
+      correct: index % 3 === 0,
+    }));
+    const platt = fitPlatt(judged);
+    assert.ok(applyPlatt(0.2, platt) <= applyPlatt(0.8, platt));
+  });
+});
