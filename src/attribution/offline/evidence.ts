@@ -71,29 +71,27 @@ const squash = (text: string) => text.toLowerCase().replace(/\s+/g, ' ').trim();
 const ROSTER_LINE = /^[-*\s]*\**[A-Za-z][\w-]*\**:\s+\S/;
 
 /**
- * Lines that are not evidence of anything the agent did: the task statement repeated, or the
- * roster (two or more lines that each introduce a team member by name).
+ * The first line of `text` that shows a signal and is evidence of what the agent did: not the task
+ * statement repeated (`question` is the task, squashed), nor a line of the roster (two or more
+ * lines that each introduce a team member by name).
  */
-function setUpLines(lines: readonly string[], trace: Trace): Set<string> {
-  const question = trace.question ? squash(trace.question) : '';
-  const roster = lines.filter((line) => ROSTER_LINE.test(line));
-  return new Set([
-    ...(roster.length >= 2 ? roster : []),
-    ...lines.filter((line) => {
-      const text = squash(line);
-      return text.length >= 20 && question.includes(text);
-    }),
-  ]);
-}
-
-function quoteLine(text: string, shows: LineTest | undefined, trace: Trace): string | undefined {
-  const all = text
+function quoteLine(
+  text: string,
+  shows: LineTest | undefined,
+  question: string,
+): string | undefined {
+  const lines = text
     .split(/\r?\n/)
     .map((line) => line.trim())
     .filter((line) => line.length > 0 && !line.startsWith('```'));
-  const setUp = setUpLines(all, trace);
-  const lines = all.filter((line) => !setUp.has(line));
-  const line = shows ? lines.find(shows) : lines[0];
+  let rosterLines: number | undefined;
+  const inRoster = (line: string) =>
+    ROSTER_LINE.test(line) &&
+    (rosterLines ??= lines.filter((other) => ROSTER_LINE.test(other)).length) >= 2;
+  const restatesTask = (line: string) => line.length >= 20 && question.includes(squash(line));
+  const line = lines.find(
+    (candidate) => (!shows || shows(candidate)) && !inRoster(candidate) && !restatesTask(candidate),
+  );
   if (!line) return undefined;
   return line.length > 160 ? `${line.slice(0, 157)}...` : line;
 }
@@ -106,6 +104,7 @@ export function explainStep(
   scorer: LinearScorer,
 ): string {
   const step = trace.steps[stepIndex]!;
+  const question = squash(trace.question ?? '');
   const contributions = FEATURE_NAMES.map((name, column) => ({
     feature: name,
     value: row[column]!,
@@ -123,7 +122,7 @@ export function explainStep(
     parts.push(phrase.text);
     const source = phrase.quoteNext ? trace.steps[stepIndex + 1] : step;
     const quote =
-      source && phrase.quote ? quoteLine(source.content, phrase.quote, trace) : undefined;
+      source && phrase.quote ? quoteLine(source.content, phrase.quote, question) : undefined;
     if (quote && !quotes.some((existing) => existing.includes(quote))) {
       quotes.push(
         source === step ? `"${quote}"` : `step ${source!.index} (${source!.agent}): "${quote}"`,
@@ -134,7 +133,8 @@ export function explainStep(
     parts.length > 0
       ? parts.join('; ')
       : 'its position and role make it the most likely decisive step';
-  const fallbackQuote = quotes.length === 0 ? quoteLine(step.content, undefined, trace) : undefined;
+  const fallbackQuote =
+    quotes.length === 0 ? quoteLine(step.content, undefined, question) : undefined;
   if (fallbackQuote) quotes.push(`"${fallbackQuote}"`);
   return `${step.agent} at step ${stepIndex}: ${because}.${quotes.length > 0 ? ` Evidence: ${quotes.join(' / ')}` : ''}`;
 }

@@ -58,10 +58,11 @@ export function nameOverlap(trace: Trace, known: ReadonlySet<string>): number {
 /** The profile of a trace: the mean of its step feature rows. */
 export function profileOf(rows: readonly number[][]): number[] {
   const width = rows[0]?.length ?? 0;
-  const sums = new Array<number>(width).fill(0);
+  const sums = new Float64Array(width);
   for (const row of rows)
     for (let column = 0; column < width; column += 1) sums[column]! += row[column]!;
-  return sums.map((sum) => (rows.length > 0 ? sum / rows.length : 0));
+  const count = Math.max(1, rows.length);
+  return Array.from(sums, (sum) => sum / count);
 }
 
 /**

@@ -42,9 +42,11 @@ function rowsOf(trace: Trace, run: RunFacts): number[][] {
   });
 }
 
+const ZERO_VALUES = Object.fromEntries(FEATURE_NAMES.map((name) => [name, 0])) as FeatureValues;
+
 /** A values record with every feature at 0, so every family writes into one fixed shape. */
 export function emptyValues(): FeatureValues {
-  return Object.fromEntries(FEATURE_NAMES.map((name) => [name, 0])) as FeatureValues;
+  return { ...ZERO_VALUES };
 }
 
 /** Fewest new words that make a later turn of the person a contribution of its own. */
@@ -70,24 +72,31 @@ function quotesEarlier(text: string, earlier: readonly { content: string }[]): b
  * structure, not the word `user`. Falls back to all steps when none qualify.
  */
 export function candidateMask(trace: Trace, run: RunFacts = runFactsOf(trace)): boolean[] {
-  const seen = new Set(run.questionWords);
   let spoken = false;
   const mask = trace.steps.map((step, index) => {
-    const words = run.facts[index]!.words;
-    let novel = 0;
-    for (const word of words) if (!seen.has(word)) novel += 1;
-    for (const word of words) seen.add(word);
     if (step.role !== 'human') {
       spoken = true;
       return true;
     }
     // The person's turns before any agent spoke are the task; later ones count if they add content
-    // of their own rather than relay what others said.
+    // of their own rather than relay what others said. (Rare: checked only for those turns.)
     return (
       spoken &&
-      novel >= OWN_WORDS &&
+      newWords(run, index) >= OWN_WORDS &&
       !quotesEarlier(step.content, trace.steps.slice(Math.max(0, index - QUOTE_WINDOW), index))
     );
   });
   return mask.some(Boolean) ? mask : trace.steps.map(() => true);
+}
+
+/** How far back a turn's words are looked for (bounds the cost on very long runs). */
+const NOVELTY_WINDOW = 200;
+
+/** Words of a step that neither the task nor a recent earlier step used. */
+function newWords(run: RunFacts, index: number): number {
+  const earlier = run.facts.slice(Math.max(0, index - NOVELTY_WINDOW), index);
+  let count = 0;
+  for (const word of run.facts[index]!.words)
+    if (!run.questionWords.has(word) && !earlier.some((fact) => fact.words.has(word))) count += 1;
+  return count;
 }
