@@ -6,7 +6,9 @@ import { writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { DEFAULT_MODEL_PATH, loadOfflineModel } from '../../attribution/offline/attributor.js';
+import { AGENT_FEATURE_NAMES } from '../../attribution/offline/agent-features.js';
 import { calibrationFor } from '../../attribution/offline/calibrate.js';
+import { FEATURE_NAMES } from '../../attribution/offline/feature-names.js';
 import { DEFAULT_TRAIN_SETTINGS, trainOfflineModel } from '../../attribution/offline/train.js';
 import { UserError } from '../../errors.js';
 import { crossValidationRecords } from '../../eval/cross-validate.js';
@@ -26,10 +28,27 @@ export interface TrainFlags extends FoldFlags {
   /** true: the shipped model's training data; folders: those. */
   base?: true | string[];
   userWeight: string;
+  balanceSystems?: boolean;
+  dropFeatures?: string;
   stepL2: string;
   agentL2: string;
   agentWeight: string;
   earliestShare: string;
+}
+
+/** The features named by `--drop-features`, each checked against the model's features. */
+function featureList(value: string): string[] {
+  const names = value
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
+  const known = new Set<string>([...FEATURE_NAMES, ...AGENT_FEATURE_NAMES]);
+  const unknown = names.filter((name) => !known.has(name));
+  if (unknown.length > 0)
+    throw new UserError(
+      `--drop-features: unknown feature${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}; the features are listed in models/offline-model.json (step.features, agent.features)`,
+    );
+  return names;
 }
 
 /**
@@ -60,6 +79,8 @@ export async function runTrainCommand(
     agentL2: nonNegativeNumber(flags.agentL2, '--agent-l2'),
     agentWeight: nonNegativeNumber(flags.agentWeight, '--agent-weight'),
     earliestShare: share(flags.earliestShare, '--earliest-share', { aboveZero: true }),
+    ...(flags.balanceSystems ? { balanceSystems: true } : {}),
+    ...(flags.dropFeatures ? { dropFeatures: featureList(flags.dropFeatures) } : {}),
   };
   const questionPlan = foldPlanOf(flags);
   const plans: FoldPlan[] = [

@@ -22,6 +22,11 @@ export function registerTrain(program: Command, exit: (code: number) => void): v
       'with --base: how much each of your runs counts against a base run',
       '5',
     )
+    .option('--balance-systems', 'give every system (subset or folder) an equal share of the fit')
+    .option(
+      '--drop-features <names>',
+      'comma-separated step or agent features to leave out of the fit (see docs/MODEL.md)',
+    )
     .option(
       '--cv',
       'also print cross-validated accuracy next to baselines (folds grouped by question)',
