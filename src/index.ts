@@ -23,7 +23,7 @@ export {
 export { listFormats, getFormat } from './trace/registry.js';
 export type { TraceFormat, ImportContext } from './trace/format.js';
 export { toMessagesDocument, type MessagesDocument } from './trace/export.js';
-export { canonicalAgentName, sameAgent } from './trace/agents.js';
+export { canonicalAgentName, responsibleAgents, sameAgent } from './trace/agents.js';
 export { traceHash } from './trace/hash.js';
 
 export type {
@@ -46,7 +46,10 @@ export {
   trainOfflineModel,
   DEFAULT_TRAIN_SETTINGS,
   type TrainSettings,
+  type TrainOptions,
 } from './attribution/offline/train.js';
+export { calibrationFor } from './attribution/offline/calibrate.js';
+export { withMinimumConfidence } from './attribution/min-confidence.js';
 export type { OfflineModel } from './attribution/offline/model.js';
 
 export {
@@ -72,6 +75,7 @@ export {
   type CrossValidationOptions,
 } from './eval/cross-validate.js';
 export { baselineOutcomes, type FoldPlan } from './eval/baselines.js';
+export { calibrationOf, type Calibration } from './eval/calibration.js';
 export { runEvaluation, type EvalOptions } from './eval/run-eval.js';
 export { ResultStore, type EvalRecord } from './eval/store.js';
 export { summariseEvaluation, type EvalSummary } from './eval/summary.js';

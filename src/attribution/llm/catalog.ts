@@ -62,10 +62,11 @@ export function checkLlmOptions(method: string, options: LlmOptions): void {
 }
 
 /** The client a method talks to: the one given, or one made from the options. */
-async function clientOf(options: LlmOptions, model: string | undefined): Promise<ModelClient> {
+async function clientOf(options: LlmOptions): Promise<ModelClient> {
   if (options.client) return options.client;
   const { createModelClient } = await import('../../llm/client.js');
-  const { useGroundTruth, maxCalls, client, ...settings } = options;
+  const { useGroundTruth, maxCalls, client, model, ...settings } = options;
+  // checkLlmOptions has made sure a model is named when no client is given.
   return createModelClient({ ...settings, model: model ?? '' });
 }
 
@@ -84,7 +85,7 @@ export function createLlmMethod(name: string, options: LlmOptions): AttributionM
     name,
     description: DESCRIPTIONS[name],
     async attribute(trace, callOptions = {}) {
-      loaded ??= Promise.all([RUNNERS[name](), clientOf(options, options.model)]);
+      loaded ??= Promise.all([RUNNERS[name](), clientOf(options)]);
       const [run, client] = await loaded;
       return run(trace, client, { ...options, ...callOptions });
     },

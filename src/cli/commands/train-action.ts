@@ -1,10 +1,11 @@
 /**
- * The work of `faultline train`: fit, write the model file, and with --cv print the model card table.
+ * The work of `faultline train`: fit (on the base data too with --base), calibrate, write the model
+ * file, and with --cv / --loso print the model card's tables.
  */
-import { hasStepLabel, isLabelled } from '../../attribution/offline/inputs.js';
-import { writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { dirname, relative, resolve } from 'node:path';
+import { hasStepLabel, isLabelled } from '../../attribution/offline/inputs.js';
 import { DEFAULT_MODEL_PATH, loadOfflineModel } from '../../attribution/offline/attributor.js';
 import { AGENT_FEATURE_NAMES } from '../../attribution/offline/agent-features.js';
 import { calibrationFor } from '../../attribution/offline/calibrate.js';
@@ -12,13 +13,13 @@ import { FEATURE_NAMES } from '../../attribution/offline/feature-names.js';
 import { DEFAULT_TRAIN_SETTINGS, trainOfflineModel } from '../../attribution/offline/train.js';
 import { UserError } from '../../errors.js';
 import { crossValidationRecords } from '../../eval/cross-validate.js';
+import { foldCount, seedsOf, type FoldPlan } from '../../eval/folds.js';
 import { terminalReport } from '../../eval/report-markdown.js';
 import { summariseEvaluation } from '../../eval/summary.js';
 import type { Trace } from '../../trace/model.js';
 import { forEachTrace, finishBatch } from '../batch.js';
 import { nonNegativeNumber, share } from '../flag-values.js';
 import { foldPlanOf, type FoldFlags } from '../fold-options.js';
-import { foldCount, seedsOf, type FoldPlan } from '../../eval/folds.js';
 
 export interface TrainFlags extends FoldFlags {
   data: string[];
