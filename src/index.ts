@@ -17,6 +17,8 @@ export {
   loadBatch,
   importTraceText,
   expandPaths,
+  toTrace,
+  type TraceInput,
   type LoadOptions,
   type LoadResult,
 } from './trace/load.js';

@@ -2,7 +2,7 @@
  * The library entry point: `attribute(trace, {method, model})` runs a registered method on a trace,
  * e.g. `attribute(trace)` (offline) or `attribute(trace, {method: 'hybrid', model: 'openai:gpt-4o'})`.
  */
-import type { Trace } from '../trace/model.js';
+import { toTrace, type TraceInput } from '../trace/load.js';
 import type { Attribution, AttributeOptions } from './method.js';
 import { withMinimumConfidence } from './min-confidence.js';
 import { DEFAULT_METHOD, getMethod, type MethodOptions } from './registry.js';
@@ -19,11 +19,15 @@ export interface AttributeCallOptions extends AttributeOptions, MethodOptions {
   minConfidence?: number;
 }
 
-/** Names the failure-responsible agent and decisive step of a trace. */
+/**
+ * Names the failure-responsible agent and decisive step of a trace (a canonical trace, or a plain
+ * object as the original tool takes: `{history, question, ground_truth}`).
+ */
 export async function attribute(
-  trace: Trace,
+  input: TraceInput,
   options: AttributeCallOptions = {},
 ): Promise<Attribution> {
+  const trace = await toTrace(input);
   const llm = {
     ...options.llm,
     ...(options.model ? { model: options.model } : {}),

@@ -51,6 +51,35 @@ export async function importRawInput(
   return format.parse(input, context);
 }
 
+/**
+ * What the library's methods take: a canonical trace, or any value a format reads, such as the
+ * original tool's `{history: [...], question, ground_truth}`.
+ */
+export type TraceInput = Trace | Record<string, unknown> | readonly unknown[];
+
+/** True for a canonical trace as faultline builds it (not a document still to be read). */
+function isCanonicalTrace(value: TraceInput): value is Trace {
+  if (Array.isArray(value)) return false;
+  const candidate = value as Partial<Trace>;
+  return (
+    typeof candidate.format === 'string' &&
+    Array.isArray(candidate.steps) &&
+    Array.isArray(candidate.agents) &&
+    typeof candidate.metadata === 'object' &&
+    candidate.metadata !== null
+  );
+}
+
+/**
+ * The canonical trace of a value: a trace as it is, anything else read as a file's JSON would be
+ * (a plain object of an unknown shape fails with the same one-line error, naming `name`).
+ */
+export async function toTrace(value: TraceInput, name = 'trace'): Promise<Trace> {
+  if (isCanonicalTrace(value)) return value;
+  const traces = await importRawInput({ kind: 'json', value }, { file: name, id: name });
+  return traces[0]!;
+}
+
 /** Parses trace text held in memory (an upload, a test string). */
 export async function importTraceText(
   text: string,

@@ -48,6 +48,29 @@ describe('LLM method logic', () => {
     ]);
   });
 
+  it("reads the original tool's plain object as well as a trace", async () => {
+    const client = scriptedModel([ANSWER]);
+    const result = await allAtOnce(
+      {
+        question: 'What is 17 * 23?',
+        ground_truth: '391',
+        history: trace.steps.map((step) => ({
+          role: 'assistant',
+          name: step.speaker,
+          content: step.content,
+        })),
+      },
+      { client },
+    );
+    assert.equal(result.agent, 'Calculator');
+    assert.equal(result.step, 2);
+    assert.match(client.prompts()[0]!, /Expected answer: 391/);
+    await assert.rejects(
+      allAtOnce({ foo: 1 }, { client: scriptedModel([ANSWER]) }),
+      /trace: unrecognised trace format \(top-level keys: foo\)/,
+    );
+  });
+
   it('omits the expected answer without ground truth', async () => {
     const client = scriptedModel([ANSWER]);
     await allAtOnce(trace, { client, useGroundTruth: false });

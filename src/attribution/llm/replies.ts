@@ -29,16 +29,43 @@ const readAttribution = z.object({
   reason,
 });
 const readVerdict = z.object({ error: z.boolean(), reason });
-const readHalf = z.object({ half: z.enum(['upper', 'lower']), reason });
+const readHalf = z.object({
+  half: z
+    .string()
+    .transform((half) => half.trim().toLowerCase())
+    .pipe(z.enum(['upper', 'lower'])),
+  reason,
+});
 
-/** The first JSON object in a reply: a fenced block, or the outermost braces. */
+/** The balanced `{...}` starting at `start` (braces inside JSON strings ignored), if any. */
+function balancedObject(text: string, start: number): string | undefined {
+  let depth = 0;
+  let inString = false;
+  for (let index = start; index < text.length; index += 1) {
+    const char = text[index];
+    if (inString) {
+      if (char === '\\') index += 1;
+      else if (char === '"') inString = false;
+    } else if (char === '"') inString = true;
+    else if (char === '{') depth += 1;
+    else if (char === '}' && (depth -= 1) === 0) return text.slice(start, index + 1);
+  }
+  return undefined;
+}
+
+/**
+ * The first JSON object in a reply: a fenced block, else the first balanced `{...}` that parses
+ * as an object (so braces in the prose before it do not get in the way).
+ */
 export function extractJsonObject(text: string): Record<string, unknown> | undefined {
   const candidates: string[] = [];
   const fenced = /```(?:json)?\s*([\s\S]*?)```/i.exec(text);
   if (fenced?.[1]) candidates.push(fenced[1]);
-  const first = text.indexOf('{');
-  const last = text.lastIndexOf('}');
-  if (first !== -1 && last > first) candidates.push(text.slice(first, last + 1));
+  for (let start = text.indexOf('{'); start !== -1; start = text.indexOf('{', start + 1)) {
+    const candidate = balancedObject(text, start);
+    if (candidate) candidates.push(candidate);
+    if (candidates.length > 20) break;
+  }
   for (const candidate of candidates) {
     try {
       const value: unknown = JSON.parse(candidate.trim());
@@ -62,11 +89,17 @@ export function parseAttributionReply(
   let reason = '';
   if (json.success) ({ agent, step, reason } = json.data);
   else {
-    // The paper's format: "Agent Name: X\nStep Number: N\nReason for Mistake: ...".
-    agent = /agent(?: name)?\s*[:=]\s*\**\s*([^\n*]+)/i.exec(text)?.[1]?.trim();
-    const stepText = /step(?: number)?\s*[:=]\s*\**\s*(\d+)/i.exec(text)?.[1];
+    // The paper's format: "Agent Name: X\nStep Number: N\nReason for Mistake: ...", also on one
+    // line ("Agent: X, Step: N, Reason: ...") and with Markdown bold around labels or values.
+    agent = /agent(?: name)?\s*\**\s*[:=]\s*\**\s*([^\n*]+)/i
+      .exec(text)?.[1]
+      ?.replace(/\s*[,;|]\s*(?:step|reason)\b[\s\S]*$/i, '')
+      .trim();
+    const stepText = /step(?: number)?\s*\**\s*[:=]\s*\**\s*(\d+)/i.exec(text)?.[1];
     step = stepText === undefined ? undefined : Number(stepText);
-    reason = /reason(?: for (?:the )?mistake)?\s*[:=]\s*([\s\S]+)/i.exec(text)?.[1]?.trim() ?? '';
+    reason =
+      /reason(?: for (?:the )?mistake)?\s*\**\s*[:=]\s*\**\s*([\s\S]+)/i.exec(text)?.[1]?.trim() ??
+      '';
   }
   if (
     !agent ||
@@ -90,7 +123,8 @@ export function parseAttributionReply(
 export function parseVerdictReply(text: string): { error: boolean; reason: string } | undefined {
   const json = readVerdict.safeParse(extractJsonObject(text));
   if (json.success) return json.data;
-  const match = /^\s*(?:1\s*[.)]\s*)?\**(yes|no)\b/i.exec(text);
+  // "Yes. …", "1. Yes", "**1. Yes**", "**Yes**": the verdict opens the reply.
+  const match = /^\s*\**\s*(?:1\s*[.)]\s*)?\**\s*(yes|no)\b\**/i.exec(text);
   if (!match) return undefined;
   return {
     error: match[1]!.toLowerCase() === 'yes',

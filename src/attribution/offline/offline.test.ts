@@ -162,6 +162,21 @@ describe('familiarity and confidence', () => {
   });
 });
 
+describe('the library entry point', () => {
+  it("attributes the original tool's plain object", async () => {
+    const { attribute } = await import('../attribute.js');
+    const result = await attribute({
+      question: 'What is 17 * 23?',
+      history: [
+        { role: 'user', content: 'What is 17 * 23?' },
+        { role: 'assistant', name: 'Calculator', content: '17 * 23 = 381' },
+        { role: 'assistant', name: 'Verifier', content: 'Looks right. TERMINATE' },
+      ],
+    });
+    assert.ok(result.agent === 'Calculator' || result.agent === 'Verifier', result.agent ?? '');
+  });
+});
+
 describe('evidence', () => {
   it('never quotes the task statement or the roster', async () => {
     const trace = await loadTrace(join(ROOT, 'examples/who-and-when-hc-6.json'));
