@@ -85,6 +85,36 @@ describe('evaluation runs', () => {
     );
   });
 
+  it('reuses a stored result only under the same settings, however the path is spelled', async () => {
+    const file = join(folder, 'settings.jsonl');
+    const client = {
+      spec: { provider: 'openai', model: 'scripted' },
+      contextTokens: 128_000,
+      price: undefined,
+      calls: 0,
+      async generate() {
+        this.calls += 1;
+        return {
+          text: '{"agent": "Coder", "step": 2, "reason": "x"}',
+          inputTokens: 1,
+          outputTokens: 1,
+          cached: false,
+        };
+      },
+    };
+    const run = (contextTokens: number, source: string) =>
+      runEvaluation([{ ...traces[2]!, source }], new ResultStore(file), {
+        methods: ['all-at-once'],
+        groundTruthSettings: [true],
+        llm: { client, model: 'openai:scripted', contextTokens },
+      });
+    await run(8000, 'synthetic.json');
+    await run(8000, join(process.cwd(), 'synthetic.json'));
+    assert.equal(client.calls, 1, 'an absolute spelling of the same path reuses the result');
+    await run(4000, 'synthetic.json');
+    assert.equal(client.calls, 2, 'another context size is another result');
+  });
+
   it("leaves the offline model's training traces out unless asked", async () => {
     const result = await runEvaluation(traces, new ResultStore(join(folder, 'exclusion.jsonl')), {
       methods: ['offline'],

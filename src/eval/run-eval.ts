@@ -4,20 +4,28 @@
  * themselves (folds grouped by question, over several fold seeds), the honest way to score it on
  * its own training data.
  */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import pLimit from 'p-limit';
 import { isLlmMethod, type LlmOptions } from '../attribution/llm/catalog.js';
-import { loadOfflineModel } from '../attribution/offline/attributor.js';
+import { DEFAULT_MODEL_PATH, loadOfflineModel } from '../attribution/offline/attributor.js';
 import { isLabelled } from '../attribution/offline/inputs.js';
 import { getMethod } from '../attribution/registry.js';
 import { UserError } from '../errors.js';
 import { traceHash } from '../trace/hash.js';
 import type { Trace } from '../trace/model.js';
 import { seedsOf, type FoldPlan } from './folds.js';
-import { HELD_OUT_METHODS, LEAVE_ONE_SYSTEM_OUT } from './constants.js';
+import { CROSS_VALIDATED_OFFLINE, HELD_OUT_METHODS, LEAVE_ONE_SYSTEM_OUT } from './constants.js';
 import { crossValidationRecords, DEFAULT_FOLD_PLAN } from './cross-validate.js';
 import { agentCorrect, stepCorrect } from './metrics.js';
-import { recordKey, recordOf, type EvalRecord, type ResultStore } from './store.js';
+import {
+  recordKey,
+  recordOf,
+  settingsFingerprint,
+  type EvalRecord,
+  type ResultStore,
+} from './store.js';
 
 export { CROSS_VALIDATED_OFFLINE, LEAVE_ONE_SYSTEM_OUT } from './constants.js';
 
@@ -55,6 +63,38 @@ export function methodKey(method: string, llm: LlmOptions | undefined): string {
   return isLlmMethod(method) && llm?.model ? `${method} [${llm.model}]` : method;
 }
 
+/**
+ * The fingerprint of everything besides the trace that changes a method's result: for LLM methods
+ * the model, endpoint, context, call limit, temperature and prices; for `offline` the model file's
+ * content; for the held-out methods the folds (their seeds are kept per record).
+ */
+function resultSettings(
+  methodName: string,
+  options: EvalOptions,
+  plan: FoldPlan,
+): string | undefined {
+  if (isLlmMethod(methodName)) {
+    const llm = options.llm ?? {};
+    return settingsFingerprint({
+      model: llm.model,
+      baseUrl: llm.baseUrl,
+      contextTokens: llm.contextTokens,
+      maxCalls: llm.maxCalls,
+      temperature: llm.temperature,
+      prices: llm.prices,
+    });
+  }
+  if (methodName === 'offline')
+    return settingsFingerprint({ model: modelFileHash(options.modelPath ?? DEFAULT_MODEL_PATH) });
+  if (methodName === CROSS_VALIDATED_OFFLINE) return settingsFingerprint({ folds: plan.folds });
+  return undefined;
+}
+
+/** Content hash of a model file (its path may name another file next time). */
+function modelFileHash(path: string): string {
+  return createHash('sha256').update(readFileSync(path)).digest('hex').slice(0, 16);
+}
+
 /** What a run did besides its records. */
 export interface EvalRunInfo {
   /** Traces left out of the `offline` method because the model was trained on them. */
@@ -88,6 +128,7 @@ export async function runEvaluation(
 
   for (const methodName of options.methods) {
     const method = methodKey(methodName, options.llm);
+    const settings = resultSettings(methodName, options, info.plan);
     // Created once per method: a missing model or key fails before any trace is evaluated.
     const attributor = HELD_OUT_METHODS.includes(methodName)
       ? undefined
@@ -160,6 +201,7 @@ export async function runEvaluation(
                 traceKey: item.key,
                 file: item.trace.source ?? item.trace.id,
                 foldSeed,
+                ...(settings ? { settings } : {}),
               }),
             ),
           );
@@ -176,8 +218,9 @@ export async function runEvaluation(
           useGroundTruth,
         })) {
           if (!wanted.has(record.traceKey)) continue;
-          store.add(record);
-          report(record, false);
+          const withSettings = settings ? { ...record, settings } : record;
+          store.add(withSettings);
+          report(withSettings, false);
         }
         continue;
       }
@@ -188,6 +231,7 @@ export async function runEvaluation(
             useGroundTruth,
             traceKey: item.key,
             file: item.trace.source ?? item.trace.id,
+            ...(settings ? { settings } : {}),
           }),
         );
         if (stored) report(stored, true);
@@ -210,6 +254,7 @@ export async function runEvaluation(
               trace: item.trace,
               traceKey: item.key,
               milliseconds: performance.now() - started,
+              ...(settings ? { settings } : {}),
             });
             store.add(record);
             report(record, false);

@@ -4,7 +4,8 @@
  * where it stopped. A truncated last line (a kill mid-write) is ignored on reading.
  */
 import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { createHash } from 'node:crypto';
+import { dirname, resolve } from 'node:path';
 import type { Attribution, Usage } from '../attribution/method.js';
 import type { Trace } from '../trace/model.js';
 import { subsetOf } from '../trace/subset.js';
@@ -15,6 +16,12 @@ export interface EvalRecord {
   useGroundTruth: boolean;
   /** Cross-validated records: the fold assignment's seed (one record per trace and seed). */
   foldSeed?: number;
+  /**
+   * A fingerprint of the settings that change this result (model, endpoint, context, call and
+   * price settings; the offline model file; the folds): a stored result is reused only under the
+   * same settings.
+   */
+  settings?: string;
   /** Content hash of the trace: the resumption key. */
   traceKey: string;
   file: string;
@@ -38,10 +45,22 @@ export interface EvalRecord {
 
 /** Key of a record within a run. */
 export function recordKey(
-  record: Pick<EvalRecord, 'method' | 'useGroundTruth' | 'traceKey' | 'file' | 'foldSeed'>,
+  record: Pick<
+    EvalRecord,
+    'method' | 'useGroundTruth' | 'traceKey' | 'file' | 'foldSeed' | 'settings'
+  >,
 ): string {
   const seed = record.foldSeed === undefined ? '' : `|seed ${record.foldSeed}`;
-  return `${record.method}|${record.useGroundTruth ? 'gt' : 'no-gt'}|${record.traceKey}|${record.file}${seed}`;
+  // The path is resolved, so `runs/a.json` and `/home/me/runs/a.json` are the same trace.
+  return `${record.method}|${record.useGroundTruth ? 'gt' : 'no-gt'}|${record.traceKey}|${resolve(record.file)}${seed}|${record.settings ?? ''}`;
+}
+
+/** A short fingerprint of settings, for `EvalRecord.settings`. */
+export function settingsFingerprint(settings: Record<string, unknown>): string | undefined {
+  const entries = Object.entries(settings).filter(([, value]) => value !== undefined);
+  if (entries.length === 0) return undefined;
+  const text = JSON.stringify(entries.sort(([left], [right]) => left.localeCompare(right)));
+  return createHash('sha256').update(text).digest('hex').slice(0, 16);
 }
 
 /** The trace a record is about, the same for every method, setting and seed. */
@@ -59,6 +78,7 @@ export function recordOf(
     traceKey: string;
     milliseconds: number;
     foldSeed?: number;
+    settings?: string;
   },
 ): EvalRecord {
   const { trace } = context;
@@ -66,6 +86,7 @@ export function recordOf(
     method: context.method,
     useGroundTruth: context.useGroundTruth,
     ...(context.foldSeed === undefined ? {} : { foldSeed: context.foldSeed }),
+    ...(context.settings === undefined ? {} : { settings: context.settings }),
     traceKey: context.traceKey,
     file: trace.source ?? trace.id,
     id: trace.id,
