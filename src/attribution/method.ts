@@ -19,6 +19,8 @@ export interface Usage {
   outputTokens: number;
   /** Estimated cost in US dollars, when a price is known. */
   costUsd?: number;
+  /** Calls whose log was shortened to fit the model's context (LLM methods). */
+  shortenedCalls?: number;
 }
 
 /** What a method concludes about one trace. */

@@ -174,6 +174,7 @@ export function renderHtmlReport(summary: EvalSummary, traces: readonly Trace[])
     td(methodLabel(row.method, row.useGroundTruth)),
     td(String(row.traces)),
     td(String(row.calls)),
+    td(String(row.shortenedCalls)),
     td(String(row.inputTokens)),
     td(String(row.outputTokens)),
     td(row.costUsd.toFixed(4)),
@@ -250,7 +251,7 @@ ${Object.entries(summary.stepErrors)
   .map(([label, counts]) => errorHistogram(label, counts))
   .join('\n')}
 <h2>Usage</h2>
-${table(['method', 'traces', 'calls', 'input tokens', 'output tokens', 'est. cost (USD)', 'ms per trace'], usageRows)}
+${table(['method', 'traces', 'calls', 'shortened calls', 'input tokens', 'output tokens', 'est. cost (USD)', 'ms per trace'], usageRows)}
 <h2>Per-trace predictions</h2>
 ${table(['trace', 'subset', 'method', 'predicted', 'label', 'agent', 'step', 'calls', 'tokens in / out', 'cost', 'ms'], traceRows)}
 <h2>Blamed steps</h2>

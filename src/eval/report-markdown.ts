@@ -38,6 +38,11 @@ export function reportNotes(summary: EvalSummary): string[] {
     notes.push(
       `${summary.info.excludedTrainingTraces} trace(s) the offline model was trained on were left out of its evaluation (use offline-cv to cross-validate on them, or --include-train).`,
     );
+  for (const row of methodTotals(summary.rows))
+    if (row.shortenedCalls > 0)
+      notes.push(
+        `${methodLabel(row.method, row.useGroundTruth)}: ${row.shortenedCalls} of ${row.calls} calls had their log shortened to fit the model's context (each record keeps its warning).`,
+      );
   if (summary.info.unlabelled > 0)
     notes.push(`${summary.info.unlabelled} trace(s) without agent and step labels were skipped.`);
   return notes;
@@ -112,13 +117,13 @@ export function terminalReport(summary: EvalSummary): string {
 /** Calls, tokens, cost and time per method (totals over all subsets). */
 export function usageTable(rows: readonly SummaryRow[]): string {
   const lines = [
-    '| method | traces | calls | input tokens | output tokens | est. cost (USD) | ms per trace |',
-    '|---|---|---|---|---|---|---|',
+    '| method | traces | calls | shortened calls | input tokens | output tokens | est. cost (USD) | ms per trace |',
+    '|---|---|---|---|---|---|---|---|',
   ];
   const totals = methodTotals(rows);
   for (const row of totals) {
     lines.push(
-      `| ${methodLabel(row.method, row.useGroundTruth)} | ${row.traces} | ${row.calls} | ${row.inputTokens} | ${row.outputTokens} | ${row.costUsd.toFixed(4)} | ${row.millisecondsPerTrace.toFixed(2)} |`,
+      `| ${methodLabel(row.method, row.useGroundTruth)} | ${row.traces} | ${row.calls} | ${row.shortenedCalls} | ${row.inputTokens} | ${row.outputTokens} | ${row.costUsd.toFixed(4)} | ${row.millisecondsPerTrace.toFixed(2)} |`,
     );
   }
   return lines.join('\n');

@@ -115,6 +115,40 @@ describe('evaluation runs', () => {
     assert.equal(client.calls, 2, 'another context size is another result');
   });
 
+  it('keeps the warnings of shortened calls and counts them in the report', async () => {
+    const long = buildTrace({
+      id: 'long',
+      format: 'test',
+      source: 'long.json',
+      steps: [
+        { speaker: 'Planner', content: `plan ${'detail '.repeat(6000)}` },
+        { speaker: 'Coder', content: `code ${'line '.repeat(6000)}` },
+      ],
+      labels: { agent: 'Coder', step: 1 },
+    });
+    const client = {
+      spec: { provider: 'openai', model: 'scripted' },
+      contextTokens: 4000,
+      price: undefined,
+      async generate() {
+        return {
+          text: '{"agent": "Coder", "step": 1, "reason": "x"}',
+          inputTokens: 1,
+          outputTokens: 1,
+          cached: false,
+        };
+      },
+    };
+    const result = await runEvaluation([long], new ResultStore(join(folder, 'long.jsonl')), {
+      methods: ['all-at-once'],
+      groundTruthSettings: [true],
+      llm: { client, model: 'openai:scripted' },
+    });
+    assert.match(result.records[0]!.predicted.warnings?.[0] ?? '', /longer than/);
+    const summary = summariseEvaluation(result.records, [long], result.info);
+    assert.match(renderMarkdownReport(summary), /1 of 1 calls had their log shortened/);
+  });
+
   it("leaves the offline model's training traces out unless asked", async () => {
     const result = await runEvaluation(traces, new ResultStore(join(folder, 'exclusion.jsonl')), {
       methods: ['offline'],

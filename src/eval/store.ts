@@ -36,6 +36,8 @@ export interface EvalRecord {
     confidence?: number;
     agentConfidence?: number;
     unparsed?: boolean;
+    /** What the method warned about (a log shortened to fit the context, say). */
+    warnings?: string[];
   };
   /** The labels: the responsible agent (all of them when several are), the step when known. */
   label: { agent?: string; agents?: string[]; step?: number };
@@ -101,6 +103,9 @@ export function recordOf(
         ? {}
         : { agentConfidence: attribution.agentConfidence }),
       ...(attribution.unparsed ? { unparsed: true } : {}),
+      ...(attribution.warnings && attribution.warnings.length > 0
+        ? { warnings: attribution.warnings }
+        : {}),
     },
     label: {
       ...(trace.labels?.agent ? { agent: trace.labels.agent } : {}),

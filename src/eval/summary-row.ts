@@ -17,5 +17,7 @@ export interface SummaryRow {
   inputTokens: number;
   outputTokens: number;
   costUsd: number;
+  /** Calls whose log was shortened to fit the model's context. */
+  shortenedCalls: number;
   millisecondsPerTrace: number;
 }

@@ -100,6 +100,7 @@ function usageRow(records: readonly EvalRecord[]) {
     inputTokens: sum((record) => record.usage.inputTokens),
     outputTokens: sum((record) => record.usage.outputTokens),
     costUsd: Number(sum((record) => record.usage.costUsd ?? 0).toFixed(6)),
+    shortenedCalls: sum((record) => record.usage.shortenedCalls ?? 0),
     millisecondsPerTrace:
       traces > 0 ? Number((sum((record) => record.milliseconds) / traces).toFixed(3)) : 0,
   };
@@ -110,6 +111,7 @@ const NO_USAGE_ROW = {
   inputTokens: 0,
   outputTokens: 0,
   costUsd: 0,
+  shortenedCalls: 0,
   millisecondsPerTrace: 0,
 };
 

@@ -8,12 +8,13 @@ import { LlmSession, UnreadableReply, type LlmRunner } from './session.js';
 
 /** The agent and step named by one call, or an unreadable reply; shared with hybrid. */
 export async function askAllAtOnce(session: LlmSession, trace: Trace, useGroundTruth: boolean) {
-  const log = session.log(trace.steps.map((step) => step.index));
-  return session.ask(
-    allAtOncePrompt(taskHeader(trace, useGroundTruth), log),
-    attributionReplySchema,
-    'attribution',
-    (text) => parseAttributionReply(text, trace),
+  const header = taskHeader(trace, useGroundTruth);
+  const log = session.log(
+    trace.steps.map((step) => step.index),
+    header,
+  );
+  return session.ask(allAtOncePrompt(header, log), attributionReplySchema, 'attribution', (text) =>
+    parseAttributionReply(text, trace),
   );
 }
 

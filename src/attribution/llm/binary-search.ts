@@ -17,7 +17,10 @@ export const runBinarySearch: LlmRunner = async (trace, client, options) => {
   const reasons: string[] = [];
   while (low < high) {
     const middle = Math.floor((low + high) / 2);
-    const log = session.log(trace.steps.slice(0, high + 1).map((step) => step.index));
+    const log = session.log(
+      trace.steps.slice(0, high + 1).map((step) => step.index),
+      header,
+    );
     const choice = await session.ask(
       halfPrompt(header, log, low, middle, high),
       halfReplySchema,

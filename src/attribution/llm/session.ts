@@ -6,7 +6,8 @@ import type { z } from 'zod';
 import { costFor, type ModelClient } from '../../llm/client.js';
 import type { Trace } from '../../trace/model.js';
 import type { Attribution, AttributeOptions, Usage } from '../method.js';
-import { renderLog } from './log-view.js';
+import { tokenCount } from '../../llm/tokens.js';
+import { renderLog, RESERVED_TOKENS } from './log-view.js';
 import { RETRY_SUFFIX, SYSTEM_PROMPT } from './prompts.js';
 
 /** One method's logic: a trace and a model client in, an attribution out. */
@@ -25,21 +26,35 @@ export class UnreadableReply {
 export class LlmSession {
   readonly usage: Usage = { calls: 0, inputTokens: 0, outputTokens: 0 };
   readonly warnings: string[] = [];
+  /** Calls whose log had to be shortened to fit the context. */
+  shortened = 0;
+  private readonly warningKinds = new Set<string>();
 
   constructor(
     readonly client: ModelClient,
     readonly trace: Trace,
   ) {}
 
-  /** The log of some steps, shortened to the context window (with a warning) when needed. */
-  log(indices: readonly number[]): string {
-    const { text, warning } = renderLog(
-      this.trace,
-      indices,
-      this.client.contextTokens,
-      this.client.spec.provider,
+  /**
+   * The log of some steps, shortened (with a warning) so that it, `header` and the rest of the
+   * prompt fit the model's context with room for the reply.
+   */
+  log(indices: readonly number[], header: string): string {
+    const provider = this.client.spec.provider;
+    const budget = Math.max(
+      0,
+      this.client.contextTokens - RESERVED_TOKENS - tokenCount(header, provider).tokens,
     );
-    if (warning && !this.warnings.includes(warning)) this.warnings.push(warning);
+    const { text, warning } = renderLog(this.trace, indices, budget, provider);
+    if (warning) {
+      this.shortened += 1;
+      // One warning per kind of cut, however many calls shortened the log.
+      const kind = warning.replace(/\d+/g, 'N');
+      if (!this.warningKinds.has(kind)) {
+        this.warningKinds.add(kind);
+        this.warnings.push(warning);
+      }
+    }
     return text;
   }
 
@@ -76,7 +91,11 @@ export class LlmSession {
     const out: Attribution = {
       ...result,
       model: `${this.client.spec.provider}:${this.client.spec.model}`,
-      usage: { ...this.usage, ...(cost === undefined ? {} : { costUsd: cost }) },
+      usage: {
+        ...this.usage,
+        ...(cost === undefined ? {} : { costUsd: cost }),
+        ...(this.shortened > 0 ? { shortenedCalls: this.shortened } : {}),
+      },
     };
     if (this.warnings.length > 0) out.warnings = [...this.warnings];
     return out;

@@ -20,7 +20,10 @@ export async function judgeSteps(
   const limit = Math.min(candidates.length, options.maxCalls ?? candidates.length);
   for (const index of candidates.slice(0, limit)) {
     const step = trace.steps[index]!;
-    const log = session.log(trace.steps.slice(0, index + 1).map((entry) => entry.index));
+    const log = session.log(
+      trace.steps.slice(0, index + 1).map((entry) => entry.index),
+      header,
+    );
     const verdict = await session.ask(
       stepVerdictPrompt(header, log, index, step.agent),
       verdictReplySchema,
