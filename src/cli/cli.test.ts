@@ -113,15 +113,15 @@ describe('faultline command', () => {
     assert.match(debug.stderr, /at .*\.ts:\d+/);
   });
 
-  it('names the valid choices for an unknown method', async () => {
-    const result = await faultline(
-      'attribute',
-      'examples/who-and-when-ag-58.json',
-      '--method',
-      'oracle',
-    );
+  it('names the valid choices for an unknown method, and refuses a model no method uses', async () => {
+    const [result, model] = await Promise.all([
+      faultline('attribute', 'examples/who-and-when-ag-58.json', '--method', 'oracle'),
+      faultline('attribute', 'examples/who-and-when-ag-58.json', '--model', 'openai:gpt-4o'),
+    ]);
     assert.equal(result.code, 2);
     assert.match(result.stderr, /unknown method "oracle"; choose one of: offline, first-agent/);
+    assert.equal(model.code, 2);
+    assert.match(model.stderr, /--method offline uses none; add --method all-at-once/);
   });
 
   it('inspects as a table and as canonical JSON', async () => {
@@ -130,7 +130,8 @@ describe('faultline command', () => {
       faultline('inspect', 'examples/who-and-when-hc-6.json', '--json'),
     ]);
     assert.equal(table.code, 0, table.stderr);
-    assert.match(table.stdout, /Orchestrator/);
+    assert.match(table.stdout, /Orchestrator \(thought\)/);
+    assert.doesNotMatch(table.stdout, /\(\(/);
     assert.match(table.stdout, /decisive step/);
     const trace = JSON.parse(json.stdout) as { steps: { agent: string }[] };
     assert.ok(trace.steps.every((step) => !step.agent.includes('(')));

@@ -16,6 +16,16 @@ export function firstLine(text: string, width: number): string {
   return line.length > width ? `${line.slice(0, Math.max(0, width - 1))}…` : line;
 }
 
+/**
+ * The speaker as shown beside its agent: `Orchestrator (thought)`, whether the log wrote the
+ * suffix with its parentheses or without.
+ */
+export function speakerLabel(agent: string, speaker: string): string {
+  if (speaker === agent) return agent;
+  const rest = speaker.startsWith(agent) ? speaker.slice(agent.length).trim() : speaker;
+  return /^\(.*\)$/.test(rest) ? `${agent} ${rest}` : `${agent} (${rest})`;
+}
+
 /** The steps as a table, then agents and labels. */
 export function renderTrace(trace: Trace, width = process.stdout.columns ?? 100): string {
   const contentWidth = Math.max(30, width - 50);
@@ -29,9 +39,7 @@ export function renderTrace(trace: Trace, width = process.stdout.columns ?? 100)
     const marker = trace.labels?.step === step.index ? '*' : '';
     table.push([
       `${step.index}${marker}`,
-      step.speaker === step.agent
-        ? step.agent
-        : `${step.agent} (${step.speaker.replace(step.agent, '').trim()})`,
+      speakerLabel(step.agent, step.speaker),
       step.role,
       firstLine(step.content, contentWidth),
     ]);

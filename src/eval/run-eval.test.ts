@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ROOT } from '../../test/paths.js';
+import { ProviderError } from '../errors.js';
 import { buildTrace } from '../trace/build-trace.js';
 import { loadTrace } from '../trace/load.js';
 import type { Trace } from '../trace/model.js';
@@ -113,6 +114,25 @@ describe('evaluation runs', () => {
     assert.equal(client.calls, 1, 'an absolute spelling of the same path reuses the result');
     await run(4000, 'synthetic.json');
     assert.equal(client.calls, 2, 'another context size is another result');
+  });
+
+  it('names the trace when a provider fails', async () => {
+    const client = {
+      spec: { provider: 'openai', model: 'scripted' },
+      contextTokens: 128_000,
+      price: undefined,
+      async generate(): Promise<never> {
+        throw new ProviderError('openai:scripted: HTTP 401 (check the API key)', { status: 401 });
+      },
+    };
+    await assert.rejects(
+      runEvaluation([traces[2]!], new ResultStore(join(folder, 'failing.jsonl')), {
+        methods: ['all-at-once'],
+        groundTruthSettings: [true],
+        llm: { client, model: 'openai:scripted' },
+      }),
+      /^ProviderError: synthetic\.json: all-at-once \[openai:scripted\]: openai:scripted: HTTP 401/,
+    );
   });
 
   it('keeps the warnings of shortened calls and counts them in the report', async () => {

@@ -12,7 +12,7 @@ import { isLlmMethod, type LlmOptions } from '../attribution/llm/catalog.js';
 import { DEFAULT_MODEL_PATH, loadOfflineModel } from '../attribution/offline/attributor.js';
 import { isLabelled } from '../attribution/offline/inputs.js';
 import { getMethod } from '../attribution/registry.js';
-import { UserError } from '../errors.js';
+import { ProviderError, UserError } from '../errors.js';
 import { traceHash } from '../trace/hash.js';
 import type { Trace } from '../trace/model.js';
 import { seedsOf, type FoldPlan } from './folds.js';
@@ -244,10 +244,24 @@ export async function runEvaluation(
         pending.map((item) =>
           limit(async () => {
             const started = performance.now();
-            const result = await attributor.attribute(item.trace, {
-              useGroundTruth,
-              ...(options.llm?.maxCalls ? { maxCalls: options.llm.maxCalls } : {}),
-            });
+            const result = await attributor
+              .attribute(item.trace, {
+                useGroundTruth,
+                ...(options.llm?.maxCalls ? { maxCalls: options.llm.maxCalls } : {}),
+              })
+              .catch((error: unknown) => {
+                // A provider failure stops the run; the message says on which trace (the results
+                // so far are stored, so a rerun continues from there).
+                if (!(error instanceof ProviderError)) throw error;
+                throw new ProviderError(
+                  `${item.trace.source ?? item.trace.id}: ${method}: ${error.message}`,
+                  {
+                    ...(error.status === undefined ? {} : { status: error.status }),
+                    retryable: error.retryable,
+                    cause: error,
+                  },
+                );
+              });
             const record = recordOf(result, {
               method,
               useGroundTruth,

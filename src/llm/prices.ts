@@ -14,17 +14,26 @@ export interface Price {
   output: number;
 }
 
-/** Published list prices (USD / 1M tokens); matched on the longest key prefix of `provider:model`. */
+/**
+ * Published list prices (USD / 1M tokens) of `provider:model`, matched exactly or with a date or
+ * `-latest` suffix (`gpt-4o-2024-08-06`); a key ending in `:` prices a whole provider (local
+ * servers). Another model of the same family is not priced by its neighbour: `gpt-4.1-nano` is not
+ * `gpt-4.1`, and a typo is unknown rather than guessed.
+ */
 const DEFAULT_PRICES: Record<string, Price> = {
   'openai:gpt-4o-mini': { input: 0.15, output: 0.6 },
   'openai:gpt-4o': { input: 2.5, output: 10 },
+  'openai:gpt-4.1-nano': { input: 0.1, output: 0.4 },
   'openai:gpt-4.1-mini': { input: 0.4, output: 1.6 },
   'openai:gpt-4.1': { input: 2, output: 8 },
   'openai:o3': { input: 2, output: 8 },
+  'openai:o4-mini': { input: 1.1, output: 4.4 },
   'anthropic:claude-3-5-haiku': { input: 0.8, output: 4 },
   'anthropic:claude-haiku-4-5': { input: 1, output: 5 },
   'anthropic:claude-sonnet-4': { input: 3, output: 15 },
+  'anthropic:claude-sonnet-4-5': { input: 3, output: 15 },
   'anthropic:claude-opus-4': { input: 15, output: 75 },
+  'anthropic:claude-opus-4-1': { input: 15, output: 75 },
   'google:gemini-2.5-flash': { input: 0.3, output: 2.5 },
   'google:gemini-2.5-pro': { input: 1.25, output: 10 },
   'ollama:': { input: 0, output: 0 },
@@ -72,10 +81,23 @@ export function readPriceFile(file: string): Record<string, Price> {
   return parsed.data;
 }
 
+/** A version suffix that names the same model: a date (`-2024-08-06`, `-20250514`) or `-latest`. */
+const VERSION_SUFFIX = /^(?:-\d{4}-\d{2}-\d{2}|-\d{8}|-latest)$/;
+
+/** The price listed for `key` itself, a dated version of it, or its whole provider. */
+function listedPrice(table: Record<string, Price>, key: string): Price | undefined {
+  if (table[key]) return table[key];
+  const versioned = Object.keys(table).find(
+    (listed) => key.startsWith(listed) && VERSION_SUFFIX.test(key.slice(listed.length)),
+  );
+  if (versioned) return table[versioned];
+  return table[`${key.slice(0, key.indexOf(':') + 1)}`];
+}
+
 /** The price of a model: overrides first, then the built-in table; undefined when unknown. */
 export function priceOf(spec: ModelSpec, overrides: Record<string, Price> = {}): Price | undefined {
   const key = `${spec.provider}:${spec.model}`;
-  return longestPrefix(overrides, key) ?? longestPrefix(DEFAULT_PRICES, key);
+  return listedPrice(overrides, key) ?? listedPrice(DEFAULT_PRICES, key);
 }
 
 /** Estimated cost in USD, or undefined when the price is unknown. */

@@ -14,20 +14,24 @@ export const runHybrid: LlmRunner = async (trace, client, options) => {
   const steps = trace.steps
     .filter((step) => step.role !== 'human' && sameAgent(step.agent, first.agent))
     .map((step) => step.index);
+  const speaker = trace.steps[first.step]!.agent;
   if (steps.length === 0)
+    // The named agent never speaks: the step it was paired with names the agent instead.
     return session.finish({
-      agent: first.agent,
+      agent: speaker,
       step: first.step,
-      reason: first.reason,
+      reason: `${first.reason} (The model named ${first.agent}, which does not speak in the log; step ${first.step} is ${speaker}'s.)`,
       method: 'hybrid',
     });
   const judged = await judgeSteps(session, trace, steps, options, 'hybrid');
   if (judged.step !== null || judged.unparsed) return judged;
-  // No step of that agent was judged decisive: keep the all-at-once step, and say so.
+  // No step of that agent was judged decisive: keep the all-at-once step when it is the agent's,
+  // else the agent's first step, so agent and step always agree; and say so.
+  const step = steps.includes(first.step) ? first.step : steps[0]!;
   return session.finish({
-    agent: first.agent,
-    step: first.step,
-    reason: `${first.reason} (No single step of ${first.agent} was judged decisive on its own; the all-at-once step is kept.)`,
+    agent: trace.steps[step]!.agent,
+    step,
+    reason: `${first.reason} (No single step of ${first.agent} was judged decisive on its own; ${step === first.step ? 'the all-at-once step is kept' : `the all-at-once step ${first.step} is ${speaker}'s, so ${first.agent}'s first step is named`}.)`,
     method: 'hybrid',
   });
 };

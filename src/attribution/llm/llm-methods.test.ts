@@ -176,6 +176,18 @@ describe('LLM method logic', () => {
     assert.match(client.prompts()[1]!, /Is step 2 \(by Calculator\)/);
   });
 
+  it("hybrid's fallback never pairs an agent with another agent's step", async () => {
+    const noes = ['{"error": false, "reason": "ok"}', '{"error": false, "reason": "ok"}'];
+    const client = scriptedModel([
+      '{"agent": "Calculator", "step": 3, "reason": "wrong product"}',
+      ...noes,
+    ]);
+    const result = await hybrid(trace, { client });
+    assert.equal(result.agent, 'Calculator');
+    assert.equal(result.step, 2, "step 3 is the Verifier's: the Calculator's first step is named");
+    assert.match(result.reason, /first step is named/);
+  });
+
   it('counts no call for a cached reply and estimates cost from the price', async () => {
     const cached = await allAtOnce(trace, { client: scriptedModel([ANSWER], { cached: true }) });
     assert.equal(cached.usage.calls, 0);

@@ -8,7 +8,8 @@ import pLimit from 'p-limit';
 import { DEFAULT_METHOD, getMethod, listMethods } from '../../attribution/registry.js';
 import type { Attribution } from '../../attribution/method.js';
 import { withMinimumConfidence } from '../../attribution/min-confidence.js';
-import { ProviderError } from '../../errors.js';
+import { ProviderError, UserError } from '../../errors.js';
+import { isLlmMethod } from '../../attribution/llm/catalog.js';
 import type { Trace } from '../../trace/model.js';
 import { forEachTrace, finishBatch } from '../batch.js';
 import { EXIT, reportError } from '../errors.js';
@@ -55,6 +56,10 @@ export function registerAttribute(program: Command, exit: (code: number) => void
     .action(async (paths: string[], flags: AttributeFlags) => {
       const concurrency = wholeNumber(flags.concurrency, '--concurrency', 1);
       const llm = llmOptionsOf(flags);
+      if (flags.model && !isLlmMethod(flags.method))
+        throw new UserError(
+          `--model names the model of an LLM method, and --method ${flags.method} uses none; add --method all-at-once (or step-by-step, binary-search, hybrid), or drop --model`,
+        );
       const minConfidence =
         flags.minConfidence === undefined
           ? undefined

@@ -11,6 +11,7 @@ import { databasePath, faultlineHome } from '../../config.js';
 import { openDatabase } from '../../store/database.js';
 import { Repository } from '../../store/repository.js';
 import { UserError } from '../../errors.js';
+import { isLlmMethod } from '../../attribution/llm/catalog.js';
 import { renderHtmlReport } from '../../eval/report-html.js';
 import { renderMarkdownReport, terminalReport } from '../../eval/report-markdown.js';
 import { HELD_OUT_METHODS } from '../../eval/constants.js';
@@ -64,6 +65,10 @@ export async function runEvalCommand(
     .map((name) => name.trim())
     .filter(Boolean);
   const llm = llmOptionsOf(flags);
+  if (flags.model && !methods.some(isLlmMethod))
+    throw new UserError(
+      `--model names the model of an LLM method, and none of ${methods.join(', ')} uses one; add an LLM method (all-at-once, step-by-step, binary-search, hybrid) to --method, or drop --model`,
+    );
   const concurrency = wholeNumber(flags.concurrency, '--concurrency', 1);
   const plan = foldPlanOf(flags);
   // Unknown methods, a missing --model or a missing key fail here, before any trace is read.
