@@ -40,10 +40,10 @@ async function onFakeClock<Result>(work: () => Promise<Result>): Promise<{
     () => (settled = true),
   );
   let elapsed = 0;
-  while (!settled && elapsed < 600_000) {
+  while (!settled && elapsed < 3_600_000) {
     await new Promise((resolve) => setImmediate(resolve));
-    mock.timers.tick(50);
-    elapsed += 50;
+    mock.timers.tick(250);
+    elapsed += 250;
   }
   return { result: await running, elapsed };
 }
@@ -94,6 +94,20 @@ describe('model client over provider wire protocols', () => {
     });
   }
 
+  it('reaches Ollama at its bare address and tells it the context window', async () => {
+    await withServer('ollama', ['the reply'], async (options, server) => {
+      const bare = options.baseUrl!.replace(/\/api$/, '/');
+      const reply = await createModelClient({
+        ...options,
+        baseUrl: bare,
+        contextTokens: 16_384,
+      }).generate(REQUEST);
+      assert.equal(reply.text, 'the reply');
+      assert.match(server.requests[0]!.path, /^\/api\/chat$/);
+      assert.deepEqual(server.requests[0]!.body.options, { num_ctx: 16_384 });
+    });
+  });
+
   it("asks OpenAI for structured output with the reply's JSON schema", async () => {
     await withServer('openai', ['{"agent": "A", "step": 2}'], async (options, server) => {
       await createModelClient(options).generate({
@@ -123,6 +137,29 @@ describe('model client over provider wire protocols', () => {
       const waited = server.requests[1]!.at - server.requests[0]!.at;
       assert.ok(waited >= 1000, `waited ${waited} ms of mocked time`);
     });
+  });
+
+  it('honours a Retry-After above a minute, and refuses one above ten minutes', async () => {
+    const script: ScriptEntry[] = [{ status: 429, headers: { 'retry-after': '120' } }, 'ok'];
+    await withServer('openai', script, async (options, server) => {
+      const client = createModelClient({ ...options, maxRetries: 2 });
+      const { result } = await onFakeClock(() => client.generate(REQUEST));
+      assert.equal(result.text, 'ok');
+      const waited = server.requests[1]!.at - server.requests[0]!.at;
+      assert.ok(waited >= 120_000, `waited ${waited} ms of mocked time`);
+    });
+    mock.timers.reset();
+    await withServer(
+      'openai',
+      [{ status: 429, headers: { 'retry-after': '3600' } }],
+      async (options) => {
+        const client = createModelClient({ ...options, maxRetries: 2 });
+        await assert.rejects(
+          client.generate(REQUEST),
+          /asks to wait 3600 s, longer than faultline waits \(10 min\); try again later; last error \(HTTP 429\)/,
+        );
+      },
+    );
   });
 
   it('gives up with a ProviderError naming the status after retries', async () => {

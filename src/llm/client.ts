@@ -1,7 +1,8 @@
 /**
  * The small model interface methods talk to: `generate(request)` → text and usage. Underneath:
  * the AI SDK's generateText (structured output where the provider enforces schemas), retries with
- * backoff on 429/5xx honouring Retry-After (the SDK's), a timeout, and the on-disk reply cache.
+ * backoff on 429/5xx honouring Retry-After and a timeout per call (retry.ts), and the on-disk
+ * reply cache.
  */
 import {
   APICallError,
@@ -20,6 +21,7 @@ import { contextTokensOf, costOf, priceOf, type Price } from './prices.js';
 import { providerNames, supportsStructuredOutput } from './provider-catalog.js';
 import { createLanguageModel } from './providers.js';
 import { cacheKey, ResponseCache } from './response-cache.js';
+import { withRetries } from './retry.js';
 
 /** One request: prompts and, optionally, the JSON shape the reply should take. */
 export interface GenerateRequest {
@@ -79,7 +81,7 @@ function providerError(error: unknown, spec: ModelSpec, timeoutMs: number): Prov
     const last = error.lastError;
     const status = APICallError.isInstance(last) ? last.statusCode : undefined;
     return new ProviderError(
-      `${name}: gave up after ${error.errors.length} attempts; last error${status ? ` (HTTP ${status})` : ''}: ${last instanceof Error ? last.message : String(last)}`,
+      `${name}: ${error.message}; last error${status ? ` (HTTP ${status})` : ''}: ${last instanceof Error ? last.message : String(last)}`,
       { ...(status ? { status } : {}), retryable: true, cause: error },
     );
   }
@@ -118,9 +120,10 @@ export function createModelClient(options: ModelClientOptions): ModelClient {
   const timeoutMs = options.timeoutMs ?? 120_000;
   const temperature = options.temperature ?? 0;
   const structured = supportsStructuredOutput(spec.provider);
+  const contextTokens = options.contextTokens ?? contextTokensOf(spec);
   return {
     spec,
-    contextTokens: options.contextTokens ?? contextTokensOf(spec),
+    contextTokens,
     price: priceOf(spec, options.prices),
     async generate(request) {
       const key = cacheKey({
@@ -138,22 +141,30 @@ export function createModelClient(options: ModelClientOptions): ModelClient {
       let inputTokens = 0;
       let outputTokens = 0;
       try {
-        const result = await generateText({
-          model,
-          system: request.system,
-          prompt: request.prompt,
-          temperature,
-          maxRetries: options.maxRetries ?? 3,
-          abortSignal: AbortSignal.timeout(timeoutMs),
-          ...(structured && request.schema
-            ? {
-                output: Output.object({
-                  schema: request.schema,
-                  ...(request.schemaName ? { name: request.schemaName } : {}),
-                }),
-              }
-            : {}),
-        });
+        const result = await withRetries(
+          (abortSignal) =>
+            generateText({
+              model,
+              system: request.system,
+              prompt: request.prompt,
+              temperature,
+              maxRetries: 0,
+              // Ollama truncates prompts to its own default context unless told the window to use.
+              ...(spec.provider === 'ollama'
+                ? { providerOptions: { ollama: { options: { num_ctx: contextTokens } } } }
+                : {}),
+              abortSignal,
+              ...(structured && request.schema
+                ? {
+                    output: Output.object({
+                      schema: request.schema,
+                      ...(request.schemaName ? { name: request.schemaName } : {}),
+                    }),
+                  }
+                : {}),
+            }),
+          { retries: options.maxRetries ?? 3, timeoutMs },
+        );
         text = result.text;
         inputTokens = result.usage.inputTokens ?? 0;
         outputTokens = result.usage.outputTokens ?? 0;

@@ -13,6 +13,15 @@ import { resolveConnection, type ProviderSettings } from './provider-catalog.js'
 
 type Connection = { apiKey?: string; baseURL?: string };
 
+/**
+ * Ollama's native API lives under `/api`; a server address given without it (as Ollama's own
+ * documentation writes it, `http://localhost:11434`) gets it added.
+ */
+export function ollamaApiUrl(baseUrl: string): string {
+  const trimmed = baseUrl.replace(/\/+$/, '');
+  return /\/api$/.test(trimmed) ? trimmed : `${trimmed}/api`;
+}
+
 const factories = new Map<string, (model: string, connection: Connection) => LanguageModel>([
   ['openai', (model, connection) => createOpenAI(connection).chat(model)],
   ['anthropic', (model, connection) => createAnthropic(connection)(model)],
@@ -20,7 +29,7 @@ const factories = new Map<string, (model: string, connection: Connection) => Lan
   [
     'ollama',
     (model, connection) =>
-      createOllama(connection.baseURL ? { baseURL: connection.baseURL } : {})(model),
+      createOllama(connection.baseURL ? { baseURL: ollamaApiUrl(connection.baseURL) } : {})(model),
   ],
   [
     'openai-compatible',
