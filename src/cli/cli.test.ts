@@ -305,6 +305,8 @@ describe('faultline eval', () => {
       const table = (text: string) => text.slice(text.indexOf('| method |'));
       assert.match(table(trained.stdout), /\| offline-cv \(without GT\) \| overall \| 8 \|/);
       assert.match(table(trained.stdout), /most frequent agent \(cross-validated\)/);
+      assert.match(evaluated.stdout, /In the layout of the Who&When paper/);
+      assert.match(evaluated.stdout, /Algorithm-Generated step, lenient/);
       assert.equal(table(evaluated.stdout), table(trained.stdout));
     } finally {
       await rm(home, { recursive: true, force: true });

@@ -5,7 +5,7 @@
  */
 import type { Trace } from '../trace/model.js';
 import type { Calibration } from './calibration.js';
-import { formatEstimate, reportNotes } from './report-markdown.js';
+import { formatEstimate, paperTable, reportNotes } from './report-markdown.js';
 import { agentCorrect, stepCorrect, type Estimate } from './metrics.js';
 import {
   methodLabel,
@@ -85,6 +85,24 @@ function accuracyChart(
   });
   parts.push('</svg>');
   return parts.join('');
+}
+
+/** The Who&When paper's layout (report-markdown.ts's table) as HTML. */
+function paperTableHtml(rows: readonly SummaryRow[]): string {
+  const lines = paperTable(rows)
+    .split('\n')
+    .filter((line) => !line.startsWith('|---'))
+    .map((line) =>
+      line
+        .slice(1, -1)
+        .split('|')
+        .map((cell) => cell.trim()),
+    );
+  const [head = [], ...body] = lines;
+  return table(
+    head,
+    body.map((cells) => cells.map((cell) => td(cell))),
+  );
 }
 
 /** A reliability chart: stated confidence against observed accuracy per bin, and the diagonal. */
@@ -236,6 +254,9 @@ pre.blamed{border-left-color:#dc3912}section{border-top:1px solid #eee;margin-to
 ${accuracyChart(methodRows, (row) => row.accuracy.agent, 'Agent-level accuracy (95% interval)')}
 ${accuracyChart(methodRows, (row) => row.accuracy.step, 'Step-level accuracy (95% interval)')}
 ${table(['method', 'subset', 'n', 'agent', 'step', 'step ±1', 'step ±3', 'step, lenient (original)'], accuracyRows)}
+<h2>In the layout of the Who&amp;When paper</h2>
+<p>Agent and step accuracy (%), strict and by the original script's lenient rule, which the published figures used.</p>
+${paperTableHtml(summary.rows)}
 <h2>Calibration</h2>
 <p>Expected calibration error (ECE) over ten bins: on the dashed diagonal a stated 70% is right 70% of the time.</p>
 ${Object.entries(summary.calibration)

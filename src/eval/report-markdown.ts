@@ -63,27 +63,47 @@ export function accuracyTable(rows: readonly SummaryRow[]): string {
   return lines.join('\n');
 }
 
-/** The Who&When paper's layout: methods × ground truth as rows, subsets × (agent, step) as columns. */
+/**
+ * The Who&When paper's layout: methods × ground truth as rows, each subset's agent accuracy and
+ * step accuracy, strict and by the original script's lenient rule (which the published figures
+ * used), as columns; baselines once, after the methods.
+ */
 export function paperTable(rows: readonly SummaryRow[]): string {
   const subsets = [...new Set(rows.map((row) => row.subset))].filter(
     (subset) => subset !== 'overall',
   );
-  const methods = [...new Set(rows.map((row) => methodLabel(row.method, row.useGroundTruth)))];
-  const header = `| method | ${subsets.map((subset) => `${subset} agent | ${subset} step`).join(' | ')} |`;
-  const lines = [header, `|---|${subsets.map(() => '---|---').join('|')}|`];
-  for (const label of methods) {
+  const methods = rows.filter((row) => !row.baseline);
+  const baselines = rows.filter((row) => row.baseline);
+  const labels = [
+    ...new Set(methods.map((row) => methodLabel(row.method, row.useGroundTruth))),
+    ...new Set(baselines.map((row) => row.method)),
+  ];
+  const header = `| method | ${subsets.map((subset) => `${subset} agent | ${subset} step | ${subset} step, lenient`).join(' | ')} |`;
+  const lines = [header, `|---|${subsets.map(() => '---|---|---').join('|')}|`];
+  const percent = (value: Estimate) => (value.n === 0 ? '–' : (value.value * 100).toFixed(1));
+  for (const label of labels) {
     const cells = subsets.map((subset) => {
       const row = rows.find(
         (candidate) =>
           methodLabel(candidate.method, candidate.useGroundTruth) === label &&
           candidate.subset === subset,
       );
-      const percent = (value: Estimate) => (value.n === 0 ? '–' : (value.value * 100).toFixed(1));
-      return row ? `${percent(row.accuracy.agent)} | ${percent(row.accuracy.step)}` : '– | –';
+      return row
+        ? `${percent(row.accuracy.agent)} | ${percent(row.accuracy.step)} | ${percent(row.accuracy.stepLenient)}`
+        : '– | – | –';
     });
     lines.push(`| ${label} | ${cells.join(' | ')} |`);
   }
   return lines.join('\n');
+}
+
+/** True when some method was run both with and without the expected answer (`--both`). */
+export function hasBothSettings(rows: readonly SummaryRow[]): boolean {
+  return rows.some(
+    (row) =>
+      row.useGroundTruth === true &&
+      rows.some((other) => other.method === row.method && other.useGroundTruth === false),
+  );
 }
 
 /** `0.087 (n 240: stated 45%, right 40%)`, or `–`. */
@@ -109,9 +129,14 @@ export function calibrationTable(summary: EvalSummary): string {
 /** What the terminal shows of a report: its notes, the accuracy table and the calibration. */
 export function terminalReport(summary: EvalSummary): string {
   const calibration = calibrationTable(summary);
+  const paper = hasBothSettings(summary.rows)
+    ? `\nIn the layout of the Who&When paper (%; its published figures used the lenient step rule):\n\n${paperTable(summary.rows)}\n`
+    : '';
   return `${reportNotes(summary)
     .map((note) => `- ${note}`)
-    .join('\n')}\n\n${accuracyTable(summary.rows)}\n${calibration ? `\n${calibration}\n` : ''}`;
+    .join(
+      '\n',
+    )}\n\n${accuracyTable(summary.rows)}\n${paper}${calibration ? `\n${calibration}\n` : ''}`;
 }
 
 /** Calls, tokens, cost and time per method (totals over all subsets). */
@@ -142,7 +167,7 @@ export function renderMarkdownReport(summary: EvalSummary): string {
     '',
     accuracyTable(summary.rows),
     '',
-    '## In the layout of the Who&When paper (agent / step accuracy, %)',
+    '## In the layout of the Who&When paper (agent / step accuracy, %; the published figures used the lenient step rule)',
     '',
     paperTable(summary.rows),
     '',
