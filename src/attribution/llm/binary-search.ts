@@ -36,7 +36,7 @@ export const runBinarySearch: LlmRunner = async (trace, client, options) => {
     reasons.push(
       `${choice.half} half of ${low}-${high}${choice.reason ? `: ${choice.reason}` : ''}`,
     );
-    if (choice.half === 'lower') high = middle;
+    if (choice.half === 'earlier') high = middle;
     else low = middle + 1;
   }
   const step = trace.steps[low]!;

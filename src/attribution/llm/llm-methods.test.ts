@@ -143,25 +143,35 @@ describe('LLM method logic', () => {
   });
 
   it('binary search uses at most ⌈log2 N⌉ choices and never flips a coin', async () => {
-    // Candidates 1..8 (8 steps): lower 1-4, upper 3-4, lower 3.
+    // Candidates 1..8 (8 steps): earlier 1-4, later 3-4, earlier 3.
     const client = scriptedModel([
-      '{"half": "lower", "reason": "the error is early"}',
-      'It is in the upper half.',
-      '{"half": "lower", "reason": "step 3 agrees"}',
+      '{"half": "earlier", "reason": "the error is early"}',
+      'It is in the later half.',
+      '{"half": "earlier", "reason": "step 3 agrees"}',
     ]);
     const result = await binarySearch(trace, { client });
     assert.equal(result.step, 3);
     assert.ok(client.requests.length <= Math.ceil(Math.log2(8)));
+    assert.match(
+      client.prompts()[0]!,
+      /earlier half \(steps 1 to 4\) or the later half \(steps 5 to 8\)/,
+    );
 
     const unsure = scriptedModel([
-      '{"half": "lower", "reason": "x"}',
-      'maybe the lower half or the upper half',
+      '{"half": "earlier", "reason": "x"}',
+      'maybe the earlier half or the later half',
       'no idea',
     ]);
     const unread = await binarySearch(trace, { client: unsure });
     assert.equal(unread.unparsed, true);
     assert.equal(unread.step, null);
     assert.equal(unsure.requests.length, 3, 'one choice, then one unreadable reply and its retry');
+  });
+
+  it('binary search always answering one half ends at the first or the last candidate', async () => {
+    const always = (half: string) => scriptedModel(Array(8).fill(`{"half": "${half}"}`));
+    assert.equal((await binarySearch(trace, { client: always('earlier') })).step, 1);
+    assert.equal((await binarySearch(trace, { client: always('later') })).step, 8);
   });
 
   it("hybrid judges only the named agent's steps", async () => {

@@ -46,7 +46,7 @@ export function halfPrompt(
   middle: number,
   high: number,
 ): string {
-  return `${header}\n\nLog up to step ${high}:\n\n${log}\n\nThe decisive error lies between step ${low} and step ${high}. Is it in the lower half (steps ${low} to ${middle}) or the upper half (steps ${middle + 1} to ${high})?\nReply as {"half": "lower" or "upper", "reason": "<one sentence>"}.`;
+  return `${header}\n\nLog up to step ${high}:\n\n${log}\n\nThe decisive error lies between step ${low} and step ${high}. Is it in the earlier half (steps ${low} to ${middle}) or the later half (steps ${middle + 1} to ${high})?\nReply as {"half": "earlier" or "later", "reason": "<one sentence>"}.`;
 }
 
 /** Appended to a request whose reply could not be read, for the one retry. */

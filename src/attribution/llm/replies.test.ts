@@ -68,10 +68,13 @@ describe('reading verdicts and halves', () => {
     assert.equal(parseVerdictReply('Maybe.'), undefined);
   });
 
-  it('reads the half in any case, and refuses both or neither', () => {
-    assert.equal(parseHalfReply('{"half": "Upper", "reason": "x"}')?.half, 'upper');
-    assert.equal(parseHalfReply('It is in the lower half.')?.half, 'lower');
-    assert.equal(parseHalfReply('the lower half or the upper half'), undefined);
+  it('reads the earlier or later half in any case, and refuses both, neither or upper/lower', () => {
+    assert.equal(parseHalfReply('{"half": "Earlier", "reason": "x"}')?.half, 'earlier');
+    assert.equal(parseHalfReply('It is in the later half.')?.half, 'later');
+    assert.equal(parseHalfReply('The first half, clearly.')?.half, 'earlier');
+    assert.equal(parseHalfReply('the earlier half or the later half'), undefined);
     assert.equal(parseHalfReply('no idea'), undefined);
+    assert.equal(parseHalfReply('the upper half'), undefined, 'ambiguous: retried, not guessed');
+    assert.equal(parseHalfReply('{"half": "upper"}'), undefined);
   });
 });

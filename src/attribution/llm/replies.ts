@@ -1,7 +1,7 @@
 /**
  * Reading model replies. The protocol (docs/PROTOCOL.md) asks for JSON objects; many local models
  * ignore schemas, so the paper's text formats are accepted too ("Agent Name: X / Step Number: N",
- * "1. Yes", "upper half"). Anything else is unreadable: the caller retries once, then reports the
+ * "1. Yes", "earlier half"). Anything else is unreadable: the caller retries once, then reports the
  * reply as unparsed. Nothing here guesses.
  */
 import { z } from 'zod';
@@ -15,7 +15,7 @@ export const attributionReplySchema = z.object({
   reason: z.string(),
 });
 export const verdictReplySchema = z.object({ error: z.boolean(), reason: z.string() });
-export const halfReplySchema = z.object({ half: z.enum(['upper', 'lower']), reason: z.string() });
+export const halfReplySchema = z.object({ half: z.enum(['earlier', 'later']), reason: z.string() });
 
 /**
  * What a reply's JSON is read with: the same fields, but forgiving where models are (a step
@@ -33,7 +33,7 @@ const readHalf = z.object({
   half: z
     .string()
     .transform((half) => half.trim().toLowerCase())
-    .pipe(z.enum(['upper', 'lower'])),
+    .pipe(z.enum(['earlier', 'later'])),
   reason,
 });
 
@@ -135,14 +135,19 @@ export function parseVerdictReply(text: string): { error: boolean; reason: strin
   };
 }
 
-/** A binary-search choice: the upper or the lower half. Both or neither named: unreadable. */
+/**
+ * A binary-search choice: the earlier or the later half (also read: "first half", "second half").
+ * "Upper" and "lower" are not read: they mean opposite halves to different readers (the Who&When
+ * paper's "upper half" is the earlier one), so such a reply is retried rather than guessed. Both
+ * halves or neither named: unreadable.
+ */
 export function parseHalfReply(
   text: string,
-): { half: 'upper' | 'lower'; reason: string } | undefined {
+): { half: 'earlier' | 'later'; reason: string } | undefined {
   const json = readHalf.safeParse(extractJsonObject(text));
   if (json.success) return json.data;
-  const upper = /\bupper half\b/i.test(text);
-  const lower = /\blower half\b/i.test(text);
-  if (upper === lower) return undefined;
-  return { half: upper ? 'upper' : 'lower', reason: text.trim() };
+  const earlier = /\b(?:earlier|first) half\b/i.test(text);
+  const later = /\b(?:later|second) half\b/i.test(text);
+  if (earlier === later) return undefined;
+  return { half: earlier ? 'earlier' : 'later', reason: text.trim() };
 }
