@@ -12,7 +12,7 @@ import { isLlmMethod, type LlmOptions } from '../attribution/llm/catalog.js';
 import { DEFAULT_MODEL_PATH, loadOfflineModel } from '../attribution/offline/attributor.js';
 import { isLabelled } from '../attribution/offline/inputs.js';
 import { getMethod } from '../attribution/registry.js';
-import { ProviderError, UserError } from '../errors.js';
+import { ModelFileError, ProviderError, UserError } from '../errors.js';
 import { traceHash } from '../trace/hash.js';
 import type { Trace } from '../trace/model.js';
 import { seedsOf, type FoldPlan } from './folds.js';
@@ -91,8 +91,17 @@ function resultSettings(
 }
 
 /** Content hash of a model file (its path may name another file next time). */
-function modelFileHash(path: string): string {
-  return createHash('sha256').update(readFileSync(path)).digest('hex').slice(0, 16);
+export function modelFileHash(path: string): string {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(path);
+  } catch (error) {
+    throw new ModelFileError(
+      `${path}: cannot read the model file (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+      { cause: error },
+    );
+  }
+  return createHash('sha256').update(bytes).digest('hex').slice(0, 16);
 }
 
 /** What a run did besides its records. */

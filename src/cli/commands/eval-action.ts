@@ -1,8 +1,6 @@
 /**
  * The work of `faultline eval`: read traces, run methods with resumption and progress, report.
  */
-import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { DEFAULT_MODEL_PATH } from '../../attribution/offline/attributor.js';
@@ -15,7 +13,7 @@ import { isLlmMethod } from '../../attribution/llm/catalog.js';
 import { renderHtmlReport } from '../../eval/report-html.js';
 import { renderMarkdownReport, terminalReport } from '../../eval/report-markdown.js';
 import { HELD_OUT_METHODS } from '../../eval/constants.js';
-import { runEvaluation, type EvalProgress } from '../../eval/run-eval.js';
+import { modelFileHash, runEvaluation, type EvalProgress } from '../../eval/run-eval.js';
 import { ResultStore } from '../../eval/store.js';
 import { summariseEvaluation, methodLabel } from '../../eval/summary.js';
 import type { Trace } from '../../trace/model.js';
@@ -78,7 +76,7 @@ export async function runEvalCommand(
       throw new UserError(`${file}: reports are .html, .md or .json`);
   }
   const modelPath = flags.modelFile ?? DEFAULT_MODEL_PATH;
-  const modelHash = createHash('sha256').update(readFileSync(modelPath)).digest('hex').slice(0, 12);
+  const modelHash = modelFileHash(modelPath).slice(0, 12);
   const storeFile = flags.store ?? join(faultlineHome(), 'eval', `results-${modelHash}.jsonl`);
   const store = new ResultStore(storeFile, { fresh: Boolean(flags.fresh) });
 
