@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ROOT } from '../../test/paths.js';
+import { scriptedModel } from '../../test/scripted-model.js';
 import { ProviderError } from '../errors.js';
 import { buildTrace } from '../trace/build-trace.js';
 import { loadTrace } from '../trace/load.js';
@@ -88,21 +89,7 @@ describe('evaluation runs', () => {
 
   it('reuses a stored result only under the same settings, however the path is spelled', async () => {
     const file = join(folder, 'settings.jsonl');
-    const client = {
-      spec: { provider: 'openai', model: 'scripted' },
-      contextTokens: 128_000,
-      price: undefined,
-      calls: 0,
-      async generate() {
-        this.calls += 1;
-        return {
-          text: '{"agent": "Coder", "step": 2, "reason": "x"}',
-          inputTokens: 1,
-          outputTokens: 1,
-          cached: false,
-        };
-      },
-    };
+    const client = scriptedModel(Array(3).fill('{"agent": "Coder", "step": 2, "reason": "x"}'));
     const run = (contextTokens: number, source: string) =>
       runEvaluation([{ ...traces[2]!, source }], new ResultStore(file), {
         methods: ['all-at-once'],
@@ -111,9 +98,9 @@ describe('evaluation runs', () => {
       });
     await run(8000, 'synthetic.json');
     await run(8000, join(process.cwd(), 'synthetic.json'));
-    assert.equal(client.calls, 1, 'an absolute spelling of the same path reuses the result');
+    assert.equal(client.requests.length, 1, 'an absolute spelling of the same path reuses it');
     await run(4000, 'synthetic.json');
-    assert.equal(client.calls, 2, 'another context size is another result');
+    assert.equal(client.requests.length, 2, 'another context size is another result');
   });
 
   it('names the trace when a provider fails', async () => {
@@ -146,19 +133,9 @@ describe('evaluation runs', () => {
       ],
       labels: { agent: 'Coder', step: 1 },
     });
-    const client = {
-      spec: { provider: 'openai', model: 'scripted' },
+    const client = scriptedModel(['{"agent": "Coder", "step": 1, "reason": "x"}'], {
       contextTokens: 4000,
-      price: undefined,
-      async generate() {
-        return {
-          text: '{"agent": "Coder", "step": 1, "reason": "x"}',
-          inputTokens: 1,
-          outputTokens: 1,
-          cached: false,
-        };
-      },
-    };
+    });
     const result = await runEvaluation([long], new ResultStore(join(folder, 'long.jsonl')), {
       methods: ['all-at-once'],
       groundTruthSettings: [true],
