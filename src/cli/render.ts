@@ -4,6 +4,7 @@
 import Table from 'cli-table3';
 import pc from 'picocolors';
 import type { Attribution } from '../attribution/method.js';
+import { mastLabel } from '../trace/mast.js';
 import type { Trace } from '../trace/model.js';
 
 /** First non-empty line of a text, cut to `width` characters. */
@@ -65,7 +66,11 @@ export function renderTrace(trace: Trace, width = process.stdout.columns ?? 100)
       );
     if (trace.labels.faults)
       lines.push(
-        `  failure modes      ${trace.labels.faults.map((fault) => `${fault.agent} ${fault.mode}`).join(', ')}`,
+        `  failure modes      ${trace.labels.faults.map((fault) => `${fault.agent}: ${mastLabel(fault.mode)}`).join('; ')}`,
+      );
+    if (trace.labels.modes)
+      lines.push(
+        `  failure modes      ${trace.labels.modes.length > 0 ? trace.labels.modes.map(mastLabel).join('; ') : 'none'}`,
       );
     if (trace.labels.step !== undefined)
       lines.push(`  decisive step      ${trace.labels.step} (marked *)`);

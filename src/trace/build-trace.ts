@@ -3,6 +3,7 @@
  * numbers steps, names agents and canonicalises labels the same way.
  */
 import { canonicalAgentName, matchAgentName, roleOfSpeaker } from './agents.js';
+import { mastCode } from './mast.js';
 import type { AgentInfo, Step, StepRole, Trace, TraceLabels, TraceOutcome } from './model.js';
 
 /** A step as an importer sees it; index and canonical agent are filled in by `buildTrace`. */
@@ -77,10 +78,13 @@ export function buildTrace(draft: DraftTrace): Trace {
     }
     if (draft.labels.step !== undefined) labels.step = draft.labels.step;
     if (draft.labels.reason) labels.reason = draft.labels.reason;
+    // An empty list is a label too: the run was judged and no mode was found.
+    if (draft.labels.modes)
+      labels.modes = [...new Set(draft.labels.modes.map((mode) => mastCode(mode) ?? mode))].sort();
     if (draft.labels.faults && draft.labels.faults.length > 0)
       labels.faults = draft.labels.faults.map((fault) => ({
         agent: matchAgentName(fault.agent, names),
-        mode: fault.mode,
+        mode: mastCode(fault.mode) ?? fault.mode,
       }));
     if (Object.keys(labels).length > 0) trace.labels = labels;
   }

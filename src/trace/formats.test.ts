@@ -33,6 +33,7 @@ const EXPECTED_FORMAT: Record<string, string> = {
   'langfuse-trace-export.json': 'langfuse',
   'langsmith-runs.json': 'langgraph',
   'magentic-one-log.jsonl': 'magentic-one',
+  'mad-mast-metagpt.json': 'messages',
   'messages-conversation.json': 'messages',
   'messages-history.json': 'messages',
   'messages-lines.jsonl': 'messages',

@@ -62,6 +62,8 @@ export interface TraceLabels {
   reason?: string;
   /** MAST failure modes of responsible agents (`2.3` is mode FM-2.3), when the source has them. */
   faults?: { agent: string; mode: string }[];
+  /** MAST failure modes present in the run as a whole (mast.ts), when the source labels them. */
+  modes?: string[];
 }
 
 /** The outcome of the run when the source says it. */

@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { TraceFormatError } from '../../errors.js';
 import { buildTrace, type DraftStep } from '../build-trace.js';
 import { isObject, textOf, validate, type ImportContext, type TraceFormat } from '../format.js';
+import { mastCode } from '../mast.js';
 import type { Trace } from '../model.js';
 import { requireSteps } from './chat-messages.js';
 
@@ -73,11 +74,6 @@ function speakerOf(label: string, speakers: readonly string[]): string {
   return matches.length === 1 ? matches[0]! : label.trim();
 }
 
-/** `FM-2.3` → `2.3`; other spellings are kept as written. */
-function modeCode(errorType: string): string {
-  return /^FM[-_ ]?(\d+\.\d+)$/i.exec(errorType.trim())?.[1] ?? errorType.trim();
-}
-
 function traceOf(
   record: unknown,
   context: ImportContext,
@@ -123,7 +119,7 @@ function traceOf(
         .filter((fault) => fault.error_type)
         .map((fault) => ({
           agent: speakerOf(fault.agent_name, speakers),
-          mode: modeCode(fault.error_type ?? ''),
+          mode: mastCode(fault.error_type ?? '') ?? (fault.error_type ?? '').trim(),
         })),
     },
   });

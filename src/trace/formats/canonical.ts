@@ -48,6 +48,7 @@ const traceSchema = z.object({
       step: z.number().int().optional(),
       reason: z.string().optional(),
       faults: z.array(z.object({ agent: z.string(), mode: z.string() })).optional(),
+      modes: z.array(z.string()).optional(),
     })
     .optional(),
 });

@@ -150,3 +150,16 @@ export function labelsFromMistakeFields(fields: MistakeFields): TraceLabels {
     ...(fields.mistake_reason ? { reason: fields.mistake_reason } : {}),
   };
 }
+
+/**
+ * The MAST modes a run is labelled with, from a `mast` map of code to presence
+ * (`{"1.1": 0, "1.3": 1, ...}`, as MAD and the shared mad-mast data write it).
+ */
+export function modesFromMastField(
+  mast: Record<string, number | boolean> | null | undefined,
+): string[] {
+  if (!mast) return [];
+  return Object.entries(mast)
+    .filter(([, present]) => present === true || present === 1)
+    .map(([code]) => code);
+}

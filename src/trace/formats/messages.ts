@@ -7,7 +7,12 @@ import { z } from 'zod';
 import { buildTrace } from '../build-trace.js';
 import { isObject, validate, type TraceFormat } from '../format.js';
 import type { RawInput } from '../read-input.js';
-import { draftStepsFromMessages, labelsFromMistakeFields, requireSteps } from './chat-messages.js';
+import {
+  draftStepsFromMessages,
+  labelsFromMistakeFields,
+  modesFromMastField,
+  requireSteps,
+} from './chat-messages.js';
 
 const NAME = 'messages';
 
@@ -19,6 +24,12 @@ const envelopeSchema = z.object({
   mistake_agent: z.string().nullish(),
   mistake_step: z.union([z.string(), z.number()]).nullish(),
   mistake_reason: z.string().nullish(),
+  /** MAST modes present in the run (MAD's `{"1.1": 0, "1.3": 1, ...}`). */
+  mast: z.record(z.string(), z.union([z.number(), z.boolean()])).nullish(),
+  /** The system, model and benchmark, as MAD names them. */
+  mas: z.string().nullish(),
+  llm: z.string().nullish(),
+  benchmark: z.string().nullish(),
 });
 
 function isMessage(value: unknown): boolean {
@@ -74,7 +85,11 @@ export const messagesFormat: TraceFormat = {
       speaker: 'name-then-role',
     });
     const groundTruth = envelope.ground_truth ?? envelope.groundTruth;
-    const labels = labelsFromMistakeFields(envelope);
+    const modes = modesFromMastField(envelope.mast);
+    const labels = {
+      ...labelsFromMistakeFields(envelope),
+      ...(modes.length > 0 || envelope.mast ? { modes } : {}),
+    };
     return [
       buildTrace({
         id: context.id,
@@ -87,6 +102,15 @@ export const messagesFormat: TraceFormat = {
           ? { groundTruth: String(groundTruth) }
           : {}),
         steps,
+        ...(envelope.mas || envelope.llm || envelope.benchmark
+          ? {
+              metadata: {
+                ...(envelope.mas ? { system: envelope.mas } : {}),
+                ...(envelope.llm ? { llm: envelope.llm } : {}),
+                ...(envelope.benchmark ? { benchmark: envelope.benchmark } : {}),
+              },
+            }
+          : {}),
         labels,
       }),
     ];

@@ -6,7 +6,12 @@
 import { z } from 'zod';
 import { buildTrace } from '../build-trace.js';
 import { isObject, validate, type TraceFormat } from '../format.js';
-import { draftStepsFromMessages, labelsFromMistakeFields, requireSteps } from './chat-messages.js';
+import {
+  draftStepsFromMessages,
+  labelsFromMistakeFields,
+  modesFromMastField,
+  requireSteps,
+} from './chat-messages.js';
 
 const NAME = 'who-and-when';
 
@@ -22,6 +27,8 @@ const recordSchema = z.object({
   mistake_step: z.union([z.string(), z.number()]).nullish(),
   mistake_reason: z.string().nullish(),
   mistake_type: z.string().nullish(),
+  /** MAST modes present in the run, when the record carries them (`{"1.1": 0, ...}`). */
+  mast: z.record(z.string(), z.union([z.number(), z.boolean()])).nullish(),
 });
 
 const LABEL_KEYS = ['mistake_agent', 'mistake_step', 'question_ID', 'is_correct', 'is_corrected'];
@@ -52,7 +59,11 @@ export const whoAndWhenFormat: TraceFormat = {
       speaker: speakerInName ? 'name-then-role' : 'role',
     });
     const correct = record.is_correct ?? record.is_corrected;
-    const labels = labelsFromMistakeFields(record);
+    const modes = modesFromMastField(record.mast);
+    const labels = {
+      ...labelsFromMistakeFields(record),
+      ...(modes.length > 0 || record.mast ? { modes } : {}),
+    };
     return [
       buildTrace({
         id: context.id,
