@@ -30,7 +30,7 @@ const TOP = 3;
 const MIN_SCALE = 0.05;
 
 /** The words of agent names: `WebSurfer`, `web_surfer` and `Web Surfer 2` all give web, surfer. */
-export function nameWords(name: string): string[] {
+function nameWords(name: string): string[] {
   return name
     .replace(/([a-z])([A-Z])/g, '$1 $2')
     .toLowerCase()
@@ -47,7 +47,7 @@ function agentNames(trace: Trace): string[] {
  * Share of a trace's agents whose name shares a word with the training runs' agent names
  * (`Hawaii_RealEstate_Expert` is known through `expert`; `Node0` is new).
  */
-export function nameOverlap(trace: Trace, known: ReadonlySet<string>): number {
+function nameOverlap(trace: Trace, known: ReadonlySet<string>): number {
   const names = agentNames(trace);
   if (names.length === 0) return 1;
   return (
@@ -56,7 +56,7 @@ export function nameOverlap(trace: Trace, known: ReadonlySet<string>): number {
 }
 
 /** The profile of a trace: the mean of its step feature rows. */
-export function profileOf(rows: readonly number[][]): number[] {
+function profileOf(rows: readonly number[][]): number[] {
   const width = rows[0]?.length ?? 0;
   const sums = new Float64Array(width);
   for (const row of rows)
@@ -69,7 +69,7 @@ export function profileOf(rows: readonly number[][]): number[] {
  * How far a profile is from the training profiles: the root-mean-square of its largest capped
  * z-scores (a run unlike the training data differs strongly in a few ways, not a little in all).
  */
-export function distanceOf(
+function distanceOf(
   profile: readonly number[],
   model: Pick<FamiliarityModel, 'mean' | 'scale'>,
 ): number {

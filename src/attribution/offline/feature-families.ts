@@ -35,7 +35,7 @@ const BARE_TERMINATE = /^\s*TERMINATE\s*$/;
 const THOUGHT = /\(thought\)/i;
 
 /** Where the step sits in the run and in its speaker's turns. */
-export function positionFeatures({ index, state, fact, run }: StepView, out: FeatureValues): void {
+function positionFeatures({ index, state, fact, run }: StepView, out: FeatureValues): void {
   const relative = run.count > 1 ? index / (run.count - 1) : 0;
   const actor = fact.isActor;
   out.pos_rel = relative;
@@ -58,7 +58,7 @@ export function positionFeatures({ index, state, fact, run }: StepView, out: Fea
 }
 
 /** Who speaks: role, the role family of the name, how the framework addressed it, how much it speaks. */
-export function speakerFeatures(
+function speakerFeatures(
   { index, step, steps, fact, run }: StepView,
   out: FeatureValues,
 ): void {
@@ -86,7 +86,7 @@ export function speakerFeatures(
 }
 
 /** What the step holds: length, code, links, tool calls, numbers, a termination. */
-export function contentFeatures({ step, fact, code }: StepView, out: FeatureValues): void {
+function contentFeatures({ step, fact, code }: StepView, out: FeatureValues): void {
   const { text } = fact;
   out.length_log = Math.log1p(step.content.length) / 10;
   out.short_content = flag(text.trim().length < 200);
@@ -98,7 +98,7 @@ export function contentFeatures({ step, fact, code }: StepView, out: FeatureValu
 }
 
 /** What the agent says it does (phrases.ts): hedging, giving up, concluding, planning, correcting. */
-export function phraseFeatures({ index, fact, run }: StepView, out: FeatureValues): void {
+function phraseFeatures({ index, fact, run }: StepView, out: FeatureValues): void {
   const { phrases } = fact;
   const previous = run.facts[index - 1];
   out.hedging = flag(phrases.hedging);
@@ -115,7 +115,7 @@ export function phraseFeatures({ index, fact, run }: StepView, out: FeatureValue
 }
 
 /** Failures around the step: its own output, what follows it, and where it stands to the first one. */
-export function errorFeatures(
+function errorFeatures(
   { index, step, fact, run, state, code }: StepView,
   out: FeatureValues,
 ): void {
@@ -136,7 +136,7 @@ export function errorFeatures(
 }
 
 /** Repetition: how much the step repeats its speaker's previous step and the steps just before. */
-export function repetitionFeatures(
+function repetitionFeatures(
   { index, fact, state, run }: StepView,
   out: FeatureValues,
 ): void {
@@ -154,7 +154,7 @@ export function repetitionFeatures(
  * The task and the final claim: overlap with the question, the expected answer, and whether the
  * step introduces numbers or words that the run's final (wrong) claim repeats.
  */
-export function claimFeatures(
+function claimFeatures(
   { index, fact, state, run, code }: StepView,
   out: FeatureValues,
 ): void {
@@ -173,7 +173,7 @@ export function claimFeatures(
 }
 
 /** Progress reviews: a later review that finds no progress or a loop, and the step that began a stall. */
-export function reviewFeatures({ index, run }: StepView, out: FeatureValues): void {
+function reviewFeatures({ index, run }: StepView, out: FeatureValues): void {
   out.next_review_no_progress = flag(run.nextReview[index]?.stalled);
   out.next_review_loop = flag(run.nextReview[index]?.loop);
   out.cause_of_first_stall = flag(index === run.stallCause);

@@ -45,7 +45,7 @@ function rowsOf(trace: Trace, run: RunFacts): number[][] {
 const ZERO_VALUES = Object.fromEntries(FEATURE_NAMES.map((name) => [name, 0])) as FeatureValues;
 
 /** A values record with every feature at 0, so every family writes into one fixed shape. */
-export function emptyValues(): FeatureValues {
+function emptyValues(): FeatureValues {
   return { ...ZERO_VALUES };
 }
 
@@ -71,7 +71,7 @@ function quotesEarlier(text: string, earlier: readonly { content: string }[]): b
  * simulated user or customer) and may be blamed like any agent's: roles follow the run's
  * structure, not the word `user`. Falls back to all steps when none qualify.
  */
-export function candidateMask(trace: Trace, run: RunFacts = runFactsOf(trace)): boolean[] {
+function candidateMask(trace: Trace, run: RunFacts = runFactsOf(trace)): boolean[] {
   let spoken = false;
   const mask = trace.steps.map((step, index) => {
     if (step.role !== 'human') {
