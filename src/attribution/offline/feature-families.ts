@@ -58,10 +58,7 @@ function positionFeatures({ index, state, fact, run }: StepView, out: FeatureVal
 }
 
 /** Who speaks: role, the role family of the name, how the framework addressed it, how much it speaks. */
-function speakerFeatures(
-  { index, step, steps, fact, run }: StepView,
-  out: FeatureValues,
-): void {
+function speakerFeatures({ index, step, steps, fact, run }: StepView, out: FeatureValues): void {
   const name = step.agent;
   const kinds = kindsOf(name);
   const directed = `-> ${name.toLowerCase()}`;
@@ -136,10 +133,7 @@ function errorFeatures(
 }
 
 /** Repetition: how much the step repeats its speaker's previous step and the steps just before. */
-function repetitionFeatures(
-  { index, fact, state, run }: StepView,
-  out: FeatureValues,
-): void {
+function repetitionFeatures({ index, fact, state, run }: StepView, out: FeatureValues): void {
   let maxSimilarity = 0;
   for (let earlier = Math.max(0, index - SIMILARITY_WINDOW); earlier < index; earlier += 1) {
     const words = run.facts[earlier]?.words;
@@ -154,10 +148,7 @@ function repetitionFeatures(
  * The task and the final claim: overlap with the question, the expected answer, and whether the
  * step introduces numbers or words that the run's final (wrong) claim repeats.
  */
-function claimFeatures(
-  { index, fact, state, run, code }: StepView,
-  out: FeatureValues,
-): void {
+function claimFeatures({ index, fact, state, run, code }: StepView, out: FeatureValues): void {
   const next = run.facts[index + 1];
   const claims = fact.isActor && fact.numbers.size > 0 && !code;
   out.question_overlap = coverage(run.questionWords, fact.words);
