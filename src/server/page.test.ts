@@ -58,6 +58,21 @@ describe('web page in Chromium', { skip }, () => {
     await page.close();
   });
 
+  it('fits a 390-pixel phone: nothing wider than the screen, the verdict reachable', async () => {
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    await page.goto(server.state.url);
+    await page.setInputFiles('#file', join(ROOT, 'examples/who-and-when-hc-6.json'));
+    await page.waitForSelector('article.step');
+    await page.click('#run');
+    await page.locator('#result .verdict').waitFor();
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(width <= 390, `the page is ${width} px wide`);
+    const verdict = await page.locator('#result .verdict').boundingBox();
+    const conversation = await page.locator('#conversation').boundingBox();
+    assert.ok(verdict && conversation && verdict.y < conversation.y, 'the verdict comes first');
+    await page.close();
+  });
+
   it('renders a trace with <script> and <img onerror> as text', async () => {
     const page = await browser.newPage();
     const dialogs: string[] = [];
