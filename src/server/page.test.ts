@@ -65,7 +65,12 @@ describe('web page in Chromium', { skip }, () => {
     await page.waitForSelector('article.step');
     await page.click('#run');
     await page.locator('#result .verdict').waitFor();
-    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    // Evaluated in the page; typed by hand (the tests compile without the DOM library).
+    const width = await page.evaluate(
+      () =>
+        (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } })
+          .document.documentElement.scrollWidth,
+    );
     assert.ok(width <= 390, `the page is ${width} px wide`);
     const verdict = await page.locator('#result .verdict').boundingBox();
     const conversation = await page.locator('#conversation').boundingBox();
