@@ -5,7 +5,7 @@
  */
 import type { Trace } from '../trace/model.js';
 import type { Calibration } from './calibration.js';
-import { formatEstimate, paperTable, reportNotes } from './report-markdown.js';
+import { formatEstimate, paperTableCells, reportNotes } from './report-markdown.js';
 import { agentCorrect, stepCorrect, type Estimate } from './metrics.js';
 import {
   methodLabel,
@@ -87,24 +87,6 @@ function accuracyChart(
   return parts.join('');
 }
 
-/** The Who&When paper's layout (report-markdown.ts's table) as HTML. */
-function paperTableHtml(rows: readonly SummaryRow[]): string {
-  const lines = paperTable(rows)
-    .split('\n')
-    .filter((line) => !line.startsWith('|---'))
-    .map((line) =>
-      line
-        .slice(1, -1)
-        .split('|')
-        .map((cell) => cell.trim()),
-    );
-  const [head = [], ...body] = lines;
-  return table(
-    head,
-    body.map((cells) => cells.map((cell) => td(cell))),
-  );
-}
-
 /** A reliability chart: stated confidence against observed accuracy per bin, and the diagonal. */
 function reliabilityChart(title: string, calibration: Calibration): string {
   const size = 180;
@@ -159,6 +141,14 @@ function errorHistogram(label: string, counts: Record<string, number>): string {
   }
   parts.push('</svg>');
   return parts.join('');
+}
+
+/** The paper-layout cells as an HTML table. */
+function paperTableHtml({ head, body }: { head: string[]; body: string[][] }): string {
+  return table(
+    head,
+    body.map((cells) => cells.map((cell) => td(cell))),
+  );
 }
 
 function table(head: string[], body: string[][]): string {
@@ -256,7 +246,7 @@ ${accuracyChart(methodRows, (row) => row.accuracy.step, 'Step-level accuracy (95
 ${table(['method', 'subset', 'n', 'agent', 'step', 'step ±1', 'step ±3', 'step, lenient (original)'], accuracyRows)}
 <h2>In the layout of the Who&amp;When paper</h2>
 <p>Agent and step accuracy (%), strict and by the original script's lenient rule, which the published figures used.</p>
-${paperTableHtml(summary.rows)}
+${paperTableHtml(paperTableCells(summary.rows))}
 <h2>Calibration</h2>
 <p>Expected calibration error (ECE) over ten bins: on the dashed diagonal a stated 70% is right 70% of the time.</p>
 ${Object.entries(summary.calibration)

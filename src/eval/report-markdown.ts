@@ -64,11 +64,14 @@ export function accuracyTable(rows: readonly SummaryRow[]): string {
 }
 
 /**
- * The Who&When paper's layout: methods × ground truth as rows, each subset's agent accuracy and
- * step accuracy, strict and by the original script's lenient rule (which the published figures
- * used), as columns; baselines once, after the methods.
+ * The Who&When paper's layout as cells: methods × ground truth as rows, each subset's agent
+ * accuracy and step accuracy, strict and by the original script's lenient rule (which the
+ * published figures used), as columns; baselines once, after the methods.
  */
-export function paperTable(rows: readonly SummaryRow[]): string {
+export function paperTableCells(rows: readonly SummaryRow[]): {
+  head: string[];
+  body: string[][];
+} {
   const subsets = [...new Set(rows.map((row) => row.subset))].filter(
     (subset) => subset !== 'overall',
   );
@@ -78,23 +81,40 @@ export function paperTable(rows: readonly SummaryRow[]): string {
     ...new Set(methods.map((row) => methodLabel(row.method, row.useGroundTruth))),
     ...new Set(baselines.map((row) => row.method)),
   ];
-  const header = `| method | ${subsets.map((subset) => `${subset} agent | ${subset} step | ${subset} step, lenient`).join(' | ')} |`;
-  const lines = [header, `|---|${subsets.map(() => '---|---|---').join('|')}|`];
   const percent = (value: Estimate) => (value.n === 0 ? '–' : (value.value * 100).toFixed(1));
-  for (const label of labels) {
-    const cells = subsets.map((subset) => {
+  const head = [
+    'method',
+    ...subsets.flatMap((subset) => [
+      `${subset} agent`,
+      `${subset} step`,
+      `${subset} step, lenient`,
+    ]),
+  ];
+  const body = labels.map((label) => [
+    label,
+    ...subsets.flatMap((subset) => {
       const row = rows.find(
         (candidate) =>
           methodLabel(candidate.method, candidate.useGroundTruth) === label &&
           candidate.subset === subset,
       );
       return row
-        ? `${percent(row.accuracy.agent)} | ${percent(row.accuracy.step)} | ${percent(row.accuracy.stepLenient)}`
-        : '– | – | –';
-    });
-    lines.push(`| ${label} | ${cells.join(' | ')} |`);
-  }
-  return lines.join('\n');
+        ? [
+            percent(row.accuracy.agent),
+            percent(row.accuracy.step),
+            percent(row.accuracy.stepLenient),
+          ]
+        : ['–', '–', '–'];
+    }),
+  ]);
+  return { head, body };
+}
+
+/** The Who&When paper's layout (paperTableCells) as a Markdown table. */
+export function paperTable(rows: readonly SummaryRow[]): string {
+  const { head, body } = paperTableCells(rows);
+  const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
+  return [line(head), `|${head.map(() => '---').join('|')}|`, ...body.map(line)].join('\n');
 }
 
 /** True when some method was run both with and without the expected answer (`--both`). */
