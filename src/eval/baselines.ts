@@ -8,7 +8,7 @@ import { firstAgentStep } from '../attribution/first-agent.js';
 import { responsibleAgents, sameAgent } from '../trace/agents.js';
 import type { Trace } from '../trace/model.js';
 import { subsetOf } from '../trace/subset.js';
-import { assignFoldsFor, type FoldPlan } from './folds.js';
+import { assignFoldsFor, seedsOf, type FoldPlan } from './folds.js';
 import { lenientStepMatch, outcomesOf, type Outcomes } from './metrics.js';
 
 export type { FoldPlan } from './folds.js';
@@ -100,7 +100,8 @@ const firstOfAgent = (trace: Trace, agent: string) =>
 /** The simple rules, each named as reported. */
 const RULES: [string, StepRule][] = [
   ['first agent step', firstAgentStep],
-  ['last agent step', (trace) => trace.steps.findLastIndex((step) => step.role === 'agent') ?? 0],
+  // -1 (no agent step) becomes step 0 where the rules are applied.
+  ['last agent step', (trace) => trace.steps.findLastIndex((step) => step.role === 'agent')],
   ['first speaker', (trace) => speakerSteps(trace)[0] ?? 0],
   ['last speaker', (trace) => speakerSteps(trace).at(-1) ?? 0],
   [
@@ -140,7 +141,7 @@ export function baselineOutcomes(traces: readonly Trace[], plan: FoldPlan): Base
   // Learned from the other folds only (within the subset when folds are drawn by question), then
   // named at its first step in the trace.
   const frequent: BaselineItem[] = [];
-  for (const seed of plan.by === 'system' ? [0] : plan.seeds) {
+  for (const seed of seedsOf(plan)) {
     const assignment = assignFoldsFor(traces, plan, seed);
     traces.forEach((trace, index) => {
       const training = traces.filter(
