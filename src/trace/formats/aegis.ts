@@ -8,6 +8,7 @@
  */
 import { z } from 'zod';
 import { TraceFormatError } from '../../errors.js';
+import { matchAgentName } from '../agents.js';
 import { buildTrace, type DraftStep } from '../build-trace.js';
 import { isObject, textOf, validate, type ImportContext, type TraceFormat } from '../format.js';
 import { mastCode } from '../mast.js';
@@ -61,14 +62,13 @@ function recordsOf(input: Parameters<TraceFormat['detect']>[0]): unknown[] | und
 }
 
 /**
- * A label's speaker: the same name up to case, else the one speaker whose name matches once a
- * trailing number is dropped from both (labels say `assistant1` or `Critic` for `Assistant1` or
- * `Critic1`).
+ * A label's speaker: as `matchAgentName` finds it (up to case and separators, as every label is
+ * matched), else the one speaker whose name matches once a trailing number is dropped from both
+ * (labels say `Critic` for `Critic1`).
  */
 function speakerOf(label: string, speakers: readonly string[]): string {
-  const wanted = label.trim().toLowerCase();
-  const exact = speakers.find((speaker) => speaker.toLowerCase() === wanted);
-  if (exact) return exact;
+  const matched = matchAgentName(label, speakers);
+  if (speakers.includes(matched)) return matched;
   const stem = (name: string) => name.toLowerCase().replace(/[\s_-]*\d+$/, '');
   const matches = speakers.filter((speaker) => stem(speaker) === stem(label));
   return matches.length === 1 ? matches[0]! : label.trim();
