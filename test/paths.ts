@@ -8,3 +8,5 @@ export const FIXTURES = join(ROOT, 'src/trace/__fixtures__');
 export const WHO_AND_WHEN = join(ROOT, '../shared/datasets/who-and-when');
 /** The shared data set is beside every checkout here; tests that need it say so when it is missing. */
 export const HAS_SHARED_DATA = existsSync(WHO_AND_WHEN);
+export const AEGIS = join(ROOT, '../shared/datasets/aegis');
+export const MAD_MAST = join(ROOT, '../shared/datasets/mad-mast');

@@ -12,6 +12,15 @@ export interface Candidate {
   score: number;
 }
 
+/** A MAST failure mode found in the run (src/trace/mast.ts). */
+export interface FoundMode {
+  /** `2.6` for FM-2.6. */
+  code: string;
+  name: string;
+  /** Probability that the mode is present, when the method can say. */
+  confidence?: number;
+}
+
 /** Calls and tokens a method spent; zero for offline methods. */
 export interface Usage {
   calls: number;
@@ -44,6 +53,11 @@ export interface Attribution {
   familiar?: boolean;
   /** Best alternatives, most likely first. */
   candidates?: Candidate[];
+  /**
+   * MAST failure modes present in the run, most likely first; absent when the method does not
+   * name modes (an offline model without a mode classifier, say).
+   */
+  modes?: FoundMode[];
   usage: Usage;
   /** `provider:model` of LLM methods. */
   model?: string;

@@ -3,8 +3,8 @@
  */
 import Table from 'cli-table3';
 import pc from 'picocolors';
-import type { Attribution } from '../attribution/method.js';
-import { mastLabel } from '../trace/mast.js';
+import type { Attribution, FoundMode } from '../attribution/method.js';
+import { mastLabel, mastMode } from '../trace/mast.js';
 import type { Trace } from '../trace/model.js';
 
 /** First non-empty line of a text, cut to `width` characters. */
@@ -82,6 +82,17 @@ export function renderTrace(trace: Trace, width = process.stdout.columns ?? 100)
 const percent = (value: number | undefined) =>
   value === undefined ? '' : pc.dim(` (${(value * 100).toFixed(0)}%)`);
 
+/** The failure modes found, most likely first, with what the first one means and how to fix it. */
+function renderModes(modes: readonly FoundMode[]): string[] {
+  if (modes.length === 0) return ['  modes   none named'];
+  const lines = [
+    `  modes   ${modes.map((mode) => `${mode.code} ${mode.name}${percent(mode.confidence)}`).join(', ')}`,
+  ];
+  const first = mastMode(modes[0]!.code);
+  if (first) lines.push(pc.dim(`          ${first.code}: ${first.definition} Fix: ${first.fix}`));
+  return lines;
+}
+
 /** One attribution, for reading. */
 export function renderAttribution(label: string, trace: Trace, result: Attribution): string {
   const lines = [pc.bold(label)];
@@ -115,6 +126,7 @@ export function renderAttribution(label: string, trace: Trace, result: Attributi
         .join(', ')}`,
     );
   }
+  if (result.modes) lines.push(...renderModes(result.modes));
   if (trace.labels?.step !== undefined || trace.labels?.agent) {
     lines.push(
       pc.dim(

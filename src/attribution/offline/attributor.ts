@@ -18,6 +18,8 @@ import { isFamiliar } from './familiarity.js';
 import { applyPlatt, type Platt } from './platt.js';
 import { readModelFile, type OfflineModel } from './model.js';
 import { stepInputs, stepProbabilitiesOf } from './inputs.js';
+import { modeFeatures } from './mode-features.js';
+import { predictModes } from './mode-model.js';
 
 /** Where the shipped model lives: `models/` at the package root, from src/ and dist/ alike. */
 export const DEFAULT_MODEL_PATH = fileURLToPath(
@@ -120,6 +122,7 @@ export function attributeWithModel(
     agentConfidence: round(stated(agentProbability.get(agent) ?? 0, mapping?.agent)),
     familiar,
     candidates,
+    ...(model.modes ? { modes: predictModes(model.modes, modeFeatures(trace, rows)) } : {}),
     usage: { ...NO_USAGE },
   };
 }

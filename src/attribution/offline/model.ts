@@ -8,6 +8,8 @@ import { ModelFileError } from '../../errors.js';
 import { AGENT_FEATURE_NAMES } from './agent-features.js';
 import type { LinearScorer } from './scoring.js';
 import { FEATURE_NAMES } from './feature-names.js';
+import { MODE_FEATURE_NAMES } from './mode-features.js';
+import { modeModelSchema } from './mode-model.js';
 
 /** Bumped whenever the file layout or the meaning of a feature changes. */
 export const MODEL_FORMAT_VERSION = 5;
@@ -47,6 +49,8 @@ const modelSchema = z.object({
       unfamiliar: z.object({ agent: plattSchema, step: plattSchema }),
     })
     .optional(),
+  /** The MAST failure-mode classifier (mode-model.ts); without it, results name no modes. */
+  modes: modeModelSchema.optional(),
   training: z.object({
     traces: z.number(),
     stepL2: z.number(),
@@ -99,6 +103,15 @@ export function validateModel(value: unknown, file: string): OfflineModel {
   )
     throw new ModelFileError(
       `${file}: the familiarity profile was made with another feature set; retrain with \`faultline train\``,
+    );
+  const modes = parsed.data.modes;
+  if (
+    modes &&
+    (modes.features.join(',') !== MODE_FEATURE_NAMES.join(',') ||
+      modes.modes.some((mode) => mode.weights.length !== MODE_FEATURE_NAMES.length))
+  )
+    throw new ModelFileError(
+      `${file}: the failure-mode model was trained on another feature set; retrain with \`faultline train\``,
     );
   return parsed.data;
 }

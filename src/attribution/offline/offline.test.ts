@@ -2,7 +2,14 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { FIXTURES, HAS_SHARED_DATA, ROOT, WHO_AND_WHEN } from '../../../test/paths.js';
+import {
+  AEGIS,
+  FIXTURES,
+  HAS_SHARED_DATA,
+  MAD_MAST,
+  ROOT,
+  WHO_AND_WHEN,
+} from '../../../test/paths.js';
 import { ModelFileError } from '../../errors.js';
 import { withMinimumConfidence } from '../min-confidence.js';
 import { buildTrace } from '../../trace/build-trace.js';
@@ -14,6 +21,7 @@ import { computeFeatures } from './features.js';
 import { validateModel } from './model.js';
 import { calibrationFor } from './calibrate.js';
 import { trainOfflineModel } from './train.js';
+import { modeExamples, trainModeModel } from './mode-model.js';
 
 async function loadAll(path: string): Promise<Trace[]> {
   const traces: Trace[] = [];
@@ -98,16 +106,18 @@ describe(
     it('reproduces the shipped model from the shared Who&When traces', async () => {
       const traces = await loadAll(WHO_AND_WHEN);
       const shipped = JSON.parse(readFileSync(DEFAULT_MODEL_PATH, 'utf8'));
+      const modeRuns = [...(await loadAll(MAD_MAST)), ...(await loadAll(AEGIS))];
       const trained = JSON.parse(
         JSON.stringify({
           ...trainOfflineModel(traces, undefined, shipped.training.data),
+          modes: trainModeModel(modeExamples(modeRuns), shipped.modes.training.data),
           calibration: calibrationFor(traces),
         }),
       );
       assert.deepEqual(
         trained,
         shipped,
-        `retrain with: faultline train --data ../shared/datasets/who-and-when --out ${DEFAULT_MODEL_PATH.replace(ROOT, '')}`,
+        `retrain with: faultline train --data ../shared/datasets/who-and-when --modes-data ../shared/datasets/mad-mast ../shared/datasets/aegis --out ${DEFAULT_MODEL_PATH.replace(ROOT, '')}`,
       );
     });
   },

@@ -10,6 +10,12 @@ import { DEFAULT_MODEL_PATH, loadOfflineModel } from '../../attribution/offline/
 import { AGENT_FEATURE_NAMES } from '../../attribution/offline/agent-features.js';
 import { calibrationFor } from '../../attribution/offline/calibrate.js';
 import { FEATURE_NAMES } from '../../attribution/offline/feature-names.js';
+import {
+  labelledModes,
+  modeExamples,
+  trainModeModel,
+  type ModeModel,
+} from '../../attribution/offline/mode-model.js';
 import { DEFAULT_TRAIN_SETTINGS, trainOfflineModel } from '../../attribution/offline/train.js';
 import { UserError } from '../../errors.js';
 import { crossValidationRecords } from '../../eval/cross-validate.js';
@@ -17,13 +23,14 @@ import { foldCount, seedsOf, type FoldPlan } from '../../eval/folds.js';
 import { terminalReport } from '../../eval/report-markdown.js';
 import { summariseEvaluation } from '../../eval/summary.js';
 import type { Trace } from '../../trace/model.js';
-import { forEachTrace, finishBatch } from '../batch.js';
+import { forEachTrace, finishBatch, type BatchOutcome } from '../batch.js';
 import { nonNegativeNumber, share } from '../flag-values.js';
 import { foldPlanOf, type FoldFlags } from '../fold-options.js';
 
 export interface TrainFlags extends FoldFlags {
   data: string[];
   out: string;
+  modesData?: string[];
   cv?: boolean;
   loso?: boolean;
   /** true: the shipped model's training data; folders: those. */
@@ -69,6 +76,40 @@ function baseDataOf(base: true | string[]): string[] {
   return folders.map((folder) => relative(process.cwd(), folder) || '.');
 }
 
+/** Fewest mode-labelled runs the classifier is trained on. */
+const MIN_MODE_RUNS = 20;
+
+/**
+ * The failure-mode classifier: trained on the runs of --modes-data and any others labelled with
+ * modes; with --base and no mode-labelled runs, the shipped model's is kept.
+ */
+async function modeModelOf(
+  flags: TrainFlags,
+  others: readonly Trace[],
+): Promise<{ model: ModeModel; reused: boolean; outcome: BatchOutcome } | undefined> {
+  const labelled = others.filter((trace) => labelledModes(trace));
+  const outcome = flags.modesData
+    ? await forEachTrace(flags.modesData, {}, (trace) => {
+        if (labelledModes(trace)) labelled.push(trace);
+      })
+    : { files: 0, traces: 0, failedFiles: 0 };
+  if (flags.modesData && labelled.length < MIN_MODE_RUNS)
+    throw new UserError(
+      `--modes-data: need at least ${MIN_MODE_RUNS} runs labelled with MAST modes (a \`mast\` map, \`labels.modes\` or injected faults); found ${labelled.length} in ${flags.modesData.join(', ')}`,
+    );
+  if (labelled.length >= MIN_MODE_RUNS) {
+    const folders = (flags.modesData ?? []).map((path) => relative(process.cwd(), path) || '.');
+    process.stderr.write(`training the failure-mode classifier on ${labelled.length} runs…
+`);
+    return { model: trainModeModel(modeExamples(labelled), folders), reused: false, outcome };
+  }
+  if (flags.base !== undefined) {
+    const shipped = loadOfflineModel().modes;
+    if (shipped) return { model: shipped, reused: true, outcome };
+  }
+  return undefined;
+}
+
 /** The `train` command's work, loaded only when the command runs. */
 export async function runTrainCommand(
   flags: TrainFlags,
@@ -110,6 +151,7 @@ export async function runTrainCommand(
     throw new UserError(
       `--base: no labelled run could be read from ${baseFolders.join(', ')}; nothing was trained`,
     );
+  const modes = await modeModelOf(flags, [...base, ...traces]);
   const mine = new Set(own);
   const usable = [...base, ...own];
   const weightOf =
@@ -117,7 +159,11 @@ export async function runTrainCommand(
   const data = [...baseFolders, ...flags.data].map((path) => relative(process.cwd(), path) || '.');
   const trained = trainOfflineModel(usable, settings, data, weightOf ? { weightOf } : {});
   // Stated confidences are calibrated on held-out predictions of the same runs (calibrate.ts).
-  const model = { ...trained, calibration: calibrationFor(usable, settings) };
+  const model = {
+    ...trained,
+    ...(modes ? { modes: modes.model } : {}),
+    calibration: calibrationFor(usable, settings),
+  };
   await writeFile(flags.out, `${JSON.stringify(model, null, 1)}\n`).catch((error: unknown) => {
     throw new UserError(
       `${flags.out}: cannot write the model (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
@@ -127,6 +173,11 @@ export async function runTrainCommand(
   const withSteps = usable.filter(hasStepLabel).length;
   process.stderr.write(
     `trained on ${usable.length} labelled traces${base.length > 0 ? ` (${base.length} base, ${own.length} yours counting ${userWeight}× each)` : ''}, ${withSteps} with a step label (${traces.length - own.length} without labels skipped); wrote ${flags.out}\n`,
+  );
+  process.stderr.write(
+    modes
+      ? `failure modes: learned ${modes.model.modes.length} MAST modes from ${modes.model.training.traces} labelled runs${modes.reused ? ' (kept from the shipped model)' : ''}\n`
+      : 'faultline: warning: no run is labelled with MAST failure modes, so the model names none (add --modes-data)\n',
   );
   if (withSteps === 0)
     process.stderr.write(
@@ -164,9 +215,10 @@ export async function runTrainCommand(
   }
   exit(
     finishBatch({
-      files: outcome.files + baseOutcome.files,
-      traces: outcome.traces + baseOutcome.traces,
-      failedFiles: outcome.failedFiles + baseOutcome.failedFiles,
+      files: outcome.files + baseOutcome.files + (modes?.outcome.files ?? 0),
+      traces: outcome.traces + baseOutcome.traces + (modes?.outcome.traces ?? 0),
+      failedFiles:
+        outcome.failedFiles + baseOutcome.failedFiles + (modes?.outcome.failedFiles ?? 0),
     }),
   );
 }

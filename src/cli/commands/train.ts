@@ -14,6 +14,10 @@ export function registerTrain(program: Command, exit: (code: number) => void): v
     .requiredOption('-d, --data <folders...>', 'labelled trace files or folders (e.g. Who&When)')
     .option('-o, --out <file>', 'where to write the model', 'models/offline-model.json')
     .option(
+      '--modes-data <folders...>',
+      'runs labelled with MAST failure modes to train the mode classifier on (e.g. mad-mast, aegis); runs of --data with mode labels are used too',
+    )
+    .option(
       '--base [folders...]',
       'adapt to your own system: also train on the base data (default: the data the shipped model was trained on), with the runs of --data counting --user-weight times each',
     )
@@ -58,7 +62,7 @@ export function registerTrain(program: Command, exit: (code: number) => void): v
   addFoldOptions(command)
     .addHelpText(
       'after',
-      '\nExamples:\n  faultline train --data ../shared/datasets/who-and-when --out models/offline-model.json\n  faultline train --data ../shared/datasets/who-and-when --out /tmp/m.json --cv\n  faultline train --data my-labelled-runs/ --base --out my-model.json\n  faultline train --data ../shared/datasets/who-and-when ../shared/datasets/aegis --out /tmp/m.json --loso',
+      '\nExamples:\n  faultline train --data ../shared/datasets/who-and-when --modes-data ../shared/datasets/mad-mast ../shared/datasets/aegis --out models/offline-model.json\n  faultline train --data ../shared/datasets/who-and-when --out /tmp/m.json --cv\n  faultline train --data my-labelled-runs/ --base --out my-model.json\n  faultline train --data ../shared/datasets/who-and-when ../shared/datasets/aegis --out /tmp/m.json --loso',
     )
     .action(async (flags: TrainFlags) => {
       const { runTrainCommand } = await import('./train-action.js');

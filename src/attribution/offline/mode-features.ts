@@ -1,0 +1,84 @@
+/**
+ * Run-level features for the failure-mode classifier (mode-model.ts): the step features (features.ts)
+ * summarised over the agents' turns (mean and maximum of each), plus a few facts of the run's shape
+ * (length, team size, who speaks, how it ends, how much it repeats itself). Read from the canonical
+ * trace and the step rows the attributor has already computed, so every format gets modes and they
+ * cost almost nothing on top of attributing.
+ */
+import type { Trace } from '../../trace/model.js';
+import { FEATURE_NAMES } from './feature-names.js';
+import { isTermination } from './text-signals.js';
+
+const SHAPE_FEATURES = [
+  'run_steps_log',
+  'run_agents_log',
+  'run_human_share',
+  'run_tool_share',
+  'run_question_share',
+  'run_ends_terminated',
+  'run_terminations_log',
+  'run_exact_repeats_share',
+  'run_longest_monologue_log',
+  'run_last_length_log',
+] as const;
+
+/** The mode features' names, in column order. */
+export const MODE_FEATURE_NAMES: readonly string[] = [
+  ...FEATURE_NAMES.map((name) => `mean_${name}`),
+  ...FEATURE_NAMES.map((name) => `max_${name}`),
+  ...SHAPE_FEATURES,
+];
+
+/** The run-level feature row of a trace, from its step feature rows. */
+export function modeFeatures(trace: Trace, rows: readonly (readonly number[])[]): number[] {
+  const width = FEATURE_NAMES.length;
+  const mean = new Array<number>(width).fill(0);
+  const max = new Array<number>(width).fill(0);
+  let actors = 0;
+  trace.steps.forEach((step, index) => {
+    if (step.role !== 'agent') return;
+    const row = rows[index]!;
+    for (let column = 0; column < width; column += 1) {
+      mean[column]! += row[column]!;
+      if (actors === 0 || row[column]! > max[column]!) max[column] = row[column]!;
+    }
+    actors += 1;
+  });
+  if (actors > 0) for (let column = 0; column < width; column += 1) mean[column]! /= actors;
+
+  const steps = trace.steps;
+  const count = Math.max(steps.length, 1);
+  let humans = 0;
+  let tools = 0;
+  let questions = 0;
+  let terminations = 0;
+  let repeats = 0;
+  let monologue = 0;
+  let longest = 0;
+  const seen = new Set<string>();
+  steps.forEach((step, index) => {
+    if (step.role === 'human') humans += 1;
+    if (step.role === 'tool') tools += 1;
+    if (step.role === 'agent' && step.content.includes('?')) questions += 1;
+    if (isTermination(step.content)) terminations += 1;
+    const content = step.content.trim();
+    if (content.length > 0 && seen.has(content)) repeats += 1;
+    seen.add(content);
+    monologue = index > 0 && steps[index - 1]!.agent === step.agent ? monologue + 1 : 1;
+    longest = Math.max(longest, monologue);
+  });
+  const last = steps.at(-1)?.content ?? '';
+  const shape = [
+    Math.log1p(steps.length),
+    Math.log1p(trace.agents.filter((agent) => agent.role === 'agent').length),
+    humans / count,
+    tools / count,
+    questions / Math.max(actors, 1),
+    last && isTermination(last) ? 1 : 0,
+    Math.log1p(terminations),
+    repeats / count,
+    Math.log1p(longest),
+    Math.log1p(last.length / 100),
+  ];
+  return [...mean, ...max, ...shape];
+}

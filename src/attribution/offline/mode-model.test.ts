@@ -1,0 +1,147 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { buildTrace } from '../../trace/build-trace.js';
+import type { TraceLabels } from '../../trace/model.js';
+import { loadOfflineModel, attributeWithModel } from './attributor.js';
+import { fitLogistic, logisticProbability } from './logistic.js';
+import { MODE_FEATURE_NAMES, modeFeatures } from './mode-features.js';
+import {
+  chooseThresholds,
+  frequentModes,
+  labelledModes,
+  predictModes,
+  trainModeModel,
+  type ModeExample,
+} from './mode-model.js';
+import { stepInputs } from './inputs.js';
+
+const run = (contents: string[], labels?: TraceLabels, question?: string) =>
+  buildTrace({
+    id: 'run',
+    format: 'test',
+    steps: contents.map((content, index) => ({
+      speaker: index % 2 ? 'coder' : 'planner',
+      content,
+    })),
+    ...(labels ? { labels } : {}),
+    ...(question ? { question } : {}),
+  });
+
+describe('labelled modes', () => {
+  it("reads a run's own modes, else its injected faults' modes, canonical and once each", () => {
+    assert.deepEqual(labelledModes(run(['a'], { modes: ['FM-1.3', '2.6', '1.3'] })), [
+      '1.3',
+      '2.6',
+    ]);
+    assert.deepEqual(
+      labelledModes(
+        run(['a'], {
+          agent: 'coder',
+          faults: [
+            { agent: 'coder', mode: 'FM-2.3' },
+            { agent: 'planner', mode: '2.3' },
+          ],
+        }),
+      ),
+      ['2.3'],
+    );
+    assert.deepEqual(labelledModes(run(['a'], { modes: [] })), [], 'no mode is a label too');
+    assert.equal(labelledModes(run(['a'], { agent: 'coder' })), undefined);
+  });
+});
+
+describe('logistic regression', () => {
+  it('learns a separable direction and keeps probabilities in (0, 1)', () => {
+    const rows = [[0], [1], [2], [3], [4], [5]];
+    const labels = [false, false, false, true, true, true];
+    const model = fitLogistic(rows, labels, 0.01);
+    assert.ok(logisticProbability(model, [5]) > 0.9);
+    assert.ok(logisticProbability(model, [0]) < 0.1);
+    // A constant column is kept finite (scale 1) and learns nothing.
+    const flat = fitLogistic(
+      rows.map((row) => [...row, 7]),
+      labels,
+      0.01,
+    );
+    assert.ok(Math.abs(flat.weights[1]!) < 1e-9);
+  });
+});
+
+describe('thresholds', () => {
+  it('names a mode only when naming it raises micro-F1', () => {
+    // Mode 0 is well separated; mode 1 is noise at prevalence 1/4: naming it everywhere would
+    // add more false positives than hits, so its threshold goes above every probability.
+    const probabilities = [
+      [0.9, 0.3],
+      [0.8, 0.3],
+      [0.2, 0.3],
+      [0.1, 0.3],
+    ];
+    const labels = [
+      [true, true],
+      [true, false],
+      [false, false],
+      [false, false],
+    ];
+    const [first, second] = chooseThresholds(probabilities, labels);
+    assert.ok(first! > 0.2 && first! <= 0.8, `first ${first}`);
+    assert.ok(second! > 0.3, `second ${second}`);
+  });
+
+  it('the constant baseline keeps the k most frequent modes that maximise micro-F1', () => {
+    const labels = [['1.3', '2.6'], ['1.3'], ['1.3', '2.6'], ['3.3'], []];
+    assert.deepEqual(frequentModes(labels), ['1.3', '2.6']);
+  });
+});
+
+describe('mode classifier', () => {
+  const examples: ModeExample[] = Array.from({ length: 40 }, (_, index) => {
+    const repeats = index % 2 === 0;
+    const contents = repeats
+      ? [
+          'plan the work',
+          'run the same code again',
+          'run the same code again',
+          'run the same code again',
+        ]
+      : ['plan the work', 'write the code', 'the tests pass', 'TERMINATE'];
+    const trace = run(contents, { modes: repeats ? ['1.3'] : ['3.2'] }, `task ${index}`);
+    return {
+      trace,
+      row: modeFeatures(trace, stepInputs(trace).rows),
+      modes: repeats ? ['1.3'] : ['3.2'],
+    };
+  });
+
+  it('learns modes that the run shows, with thresholds and a baseline, and predicts them in order', () => {
+    const model = trainModeModel(examples, ['runs/']);
+    assert.deepEqual(
+      model.modes.map((mode) => mode.code),
+      ['1.3', '3.2'],
+      'only modes with enough runs',
+    );
+    assert.equal(model.features.length, MODE_FEATURE_NAMES.length);
+    assert.equal(model.training.traces, 40);
+    const repeating = predictModes(model, examples[0]!.row);
+    assert.equal(repeating[0]?.code, '1.3');
+    assert.equal(repeating[0]?.name, 'Step repetition');
+    assert.ok(!repeating.some((mode) => mode.code === '3.2'));
+    const confidences = repeating.map((mode) => mode.confidence!);
+    assert.deepEqual(
+      confidences,
+      [...confidences].sort((left, right) => right - left),
+    );
+  });
+
+  it('the shipped model names modes with their names, most confident first', () => {
+    const model = loadOfflineModel();
+    const result = attributeWithModel(examples[0]!.trace, model);
+    assert.ok(result.modes !== undefined);
+    for (const mode of result.modes) {
+      assert.match(mode.code, /^\d\.\d$/);
+      assert.ok(mode.name.length > 3);
+      const threshold = model.modes!.modes.find((entry) => entry.code === mode.code)!.threshold;
+      assert.ok(mode.confidence! >= threshold);
+    }
+  });
+});

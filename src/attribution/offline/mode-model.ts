@@ -1,0 +1,239 @@
+/**
+ * The failure-mode classifier: one logistic regression per MAST mode (logistic.ts) over run-level
+ * features (mode-features.ts), each with its own decision threshold. Thresholds are chosen on
+ * out-of-fold probabilities (folds grouped by task) to maximise the micro-F1 of the whole set of
+ * predicted modes: a rare mode is only named when the model is sure enough for naming it to pay.
+ * The k most frequent training modes are kept as the constant baseline it is judged against.
+ */
+import { z } from 'zod';
+import { traceHash } from '../../trace/hash.js';
+import { MAST_MODES, mastCode, mastMode } from '../../trace/mast.js';
+import type { Trace } from '../../trace/model.js';
+import type { FoundMode } from '../method.js';
+import { assignFolds } from './folds.js';
+import { fitLogistic, logisticProbability } from './logistic.js';
+import { stepInputs } from './inputs.js';
+import { MODE_FEATURE_NAMES, modeFeatures } from './mode-features.js';
+
+export const modeModelSchema = z.object({
+  features: z.array(z.string()),
+  modes: z.array(
+    z.object({
+      code: z.string(),
+      mean: z.array(z.number()),
+      scale: z.array(z.number()),
+      weights: z.array(z.number()),
+      bias: z.number(),
+      threshold: z.number(),
+    }),
+  ),
+  /** The constant answer: the k most frequent modes of the training runs (k best on them). */
+  baseline: z.array(z.string()),
+  training: z.object({
+    traces: z.number(),
+    l2: z.number(),
+    traceHashes: z.array(z.string()),
+    data: z.array(z.string()),
+  }),
+});
+
+/** A trained failure-mode classifier as stored in the model file. */
+export type ModeModel = z.infer<typeof modeModelSchema>;
+
+/** Settings of the mode classifier's fit. */
+export interface ModeTrainSettings {
+  /** L2 penalty on standardised weights. */
+  l2: number;
+  /** Out-of-fold folds used to choose the thresholds. */
+  folds: number;
+  /** Fewest runs with a mode for it to be learned at all. */
+  minPositives: number;
+}
+
+export const DEFAULT_MODE_SETTINGS: ModeTrainSettings = { l2: 0.5, folds: 5, minPositives: 5 };
+
+/**
+ * The MAST modes a trace is labelled with: the run's own list, else the modes of its responsible
+ * agents (injected faults); undefined when the trace says nothing about modes.
+ */
+export function labelledModes(trace: Trace): string[] | undefined {
+  const labels = trace.labels;
+  if (labels?.modes) return [...new Set(labels.modes.map((code) => mastCode(code) ?? code))];
+  if (labels?.faults && labels.faults.length > 0)
+    return [...new Set(labels.faults.map((fault) => mastCode(fault.mode) ?? fault.mode))];
+  return undefined;
+}
+
+/** A labelled run for the classifier: its feature row and its modes. */
+export interface ModeExample {
+  trace: Trace;
+  row: readonly number[];
+  modes: readonly string[];
+}
+
+/** The runs among `traces` that are labelled with modes, as training examples. */
+export function modeExamples(traces: readonly Trace[]): ModeExample[] {
+  const out: ModeExample[] = [];
+  for (const trace of traces) {
+    const modes = labelledModes(trace);
+    if (modes) out.push({ trace, row: modeFeatures(trace, stepInputs(trace).rows), modes });
+  }
+  return out;
+}
+
+const f1 = (truePositives: number, falsePositives: number, falseNegatives: number) =>
+  truePositives === 0
+    ? 0
+    : (2 * truePositives) / (2 * truePositives + falsePositives + falseNegatives);
+
+/** Micro-F1 of thresholded probabilities against labels. */
+function microF1(
+  probabilities: readonly (readonly number[])[],
+  labels: readonly (readonly boolean[])[],
+  thresholds: readonly number[],
+): number {
+  let truePositives = 0;
+  let falsePositives = 0;
+  let falseNegatives = 0;
+  probabilities.forEach((row, index) =>
+    row.forEach((probability, mode) => {
+      const present = labels[index]![mode]!;
+      if (probability >= thresholds[mode]!) {
+        if (present) truePositives += 1;
+        else falsePositives += 1;
+      } else if (present) falseNegatives += 1;
+    }),
+  );
+  return f1(truePositives, falsePositives, falseNegatives);
+}
+
+/** Thresholds tried: 0.05 … 0.95, and 1.01 (never name the mode). */
+const GRID = [...Array.from({ length: 37 }, (_, index) => 0.05 + index * 0.025), 1.01];
+
+/**
+ * Per-mode thresholds maximising micro-F1 over all modes, by coordinate ascent from the best
+ * shared threshold (three passes over the modes; deterministic).
+ */
+export function chooseThresholds(
+  probabilities: readonly (readonly number[])[],
+  labels: readonly (readonly boolean[])[],
+): number[] {
+  const width = labels[0]?.length ?? 0;
+  let shared = 0.5;
+  let best = -1;
+  for (const threshold of GRID) {
+    const score = microF1(probabilities, labels, new Array<number>(width).fill(threshold));
+    if (score > best + 1e-12) [best, shared] = [score, threshold];
+  }
+  const thresholds = new Array<number>(width).fill(shared);
+  for (let pass = 0; pass < 3; pass += 1) {
+    for (let mode = 0; mode < width; mode += 1) {
+      for (const threshold of GRID) {
+        const tried = [...thresholds];
+        tried[mode] = threshold;
+        const score = microF1(probabilities, labels, tried);
+        if (score > best + 1e-12) [best, thresholds[mode]] = [score, threshold];
+      }
+    }
+  }
+  return thresholds.map((threshold) => Number(threshold.toFixed(3)));
+}
+
+/** The k most frequent modes, k chosen for the best micro-F1 on the same runs. */
+export function frequentModes(labels: readonly (readonly string[])[]): string[] {
+  const counts = new Map<string, number>();
+  for (const modes of labels)
+    for (const code of modes) counts.set(code, (counts.get(code) ?? 0) + 1);
+  const ordered = [...counts]
+    .sort((left, right) => right[1] - left[1] || left[0].localeCompare(right[0]))
+    .map(([code]) => code);
+  let best: string[] = [];
+  let bestScore = -1;
+  for (let k = 1; k <= ordered.length; k += 1) {
+    const chosen = new Set(ordered.slice(0, k));
+    let truePositives = 0;
+    let falsePositives = 0;
+    let falseNegatives = 0;
+    for (const modes of labels) {
+      const present = new Set(modes);
+      for (const code of chosen)
+        if (present.has(code)) truePositives += 1;
+        else falsePositives += 1;
+      for (const code of present) if (!chosen.has(code)) falseNegatives += 1;
+    }
+    const score = f1(truePositives, falsePositives, falseNegatives);
+    if (score > bestScore + 1e-12) [bestScore, best] = [score, ordered.slice(0, k)];
+  }
+  return best.sort();
+}
+
+/** Fits one regression per learnable mode; `probability(row)` per mode, in `codes` order. */
+function fitAll(examples: readonly ModeExample[], codes: readonly string[], l2: number) {
+  return codes.map((code) =>
+    fitLogistic(
+      examples.map((example) => example.row),
+      examples.map((example) => example.modes.includes(code)),
+      l2,
+    ),
+  );
+}
+
+/** Trains the classifier on runs labelled with their modes. */
+export function trainModeModel(
+  examples: readonly ModeExample[],
+  data: string[] = [],
+  settings: ModeTrainSettings = DEFAULT_MODE_SETTINGS,
+): ModeModel {
+  const codes = MAST_MODES.map((mode) => mode.code).filter(
+    (code) =>
+      examples.filter((example) => example.modes.includes(code)).length >= settings.minPositives,
+  );
+  const labels = examples.map((example) => codes.map((code) => example.modes.includes(code)));
+  // Out-of-fold probabilities, folds grouped by task, choose the thresholds.
+  const assignment = assignFolds(
+    examples.map((example) => example.trace),
+    settings.folds,
+  );
+  const outOfFold = examples.map(() => codes.map(() => 0));
+  for (let fold = 0; fold < settings.folds; fold += 1) {
+    const training = examples.filter((_, index) => assignment[index] !== fold);
+    if (training.length === examples.length || training.length === 0) continue;
+    const fitted = fitAll(training, codes, settings.l2);
+    examples.forEach((example, index) => {
+      if (assignment[index] !== fold) return;
+      outOfFold[index] = fitted.map((model) => logisticProbability(model, example.row));
+    });
+  }
+  const thresholds = chooseThresholds(outOfFold, labels);
+  const fitted = fitAll(examples, codes, settings.l2);
+  return {
+    features: [...MODE_FEATURE_NAMES],
+    modes: codes.map((code, index) => ({ code, ...fitted[index]!, threshold: thresholds[index]! })),
+    baseline: frequentModes(examples.map((example) => example.modes)),
+    training: {
+      traces: examples.length,
+      l2: settings.l2,
+      traceHashes: examples.map((example) => traceHash(example.trace)).sort(),
+      data,
+    },
+  };
+}
+
+const round = (value: number) => Number(value.toFixed(4));
+
+/** Every mode above its threshold, most confident first. */
+export function predictModes(model: ModeModel, row: readonly number[]): FoundMode[] {
+  const out: FoundMode[] = [];
+  for (const mode of model.modes) {
+    const confidence = logisticProbability(mode, row);
+    if (confidence >= mode.threshold)
+      out.push({
+        code: mode.code,
+        name: mastMode(mode.code)?.name ?? mode.code,
+        confidence: round(confidence),
+      });
+  }
+  return out.sort(
+    (left, right) => right.confidence! - left.confidence! || left.code.localeCompare(right.code),
+  );
+}
