@@ -26,10 +26,13 @@ export function formatEstimate(value: Estimate): string {
 
 /** Notes that must travel with the numbers. */
 export function reportNotes(summary: EvalSummary): string[] {
-  const notes = [
-    'Accuracy with 95% bootstrap interval over traces. Steps match only when the integers are equal; step measures count only traces with a step label (– where none has one). Where a run has several responsible agents (injected faults), naming any of them is right.',
-    '"lenient (original)" repeats the original Who&When script, which counts a step as right when the true number occurs inside the predicted one (true 1, predicted 10 counts); it is shown only to compare with published figures.',
-  ];
+  const notes =
+    summary.rows.length === 0
+      ? []
+      : [
+          'Accuracy with 95% bootstrap interval over traces. Steps match only when the integers are equal; step measures count only traces with a step label (– where none has one). Where a run has several responsible agents (injected faults), naming any of them is right.',
+          '"lenient (original)" repeats the original Who&When script, which counts a step as right when the true number occurs inside the predicted one (true 1, predicted 10 counts); it is shown only to compare with published figures.',
+        ];
   if (summary.info.includeTrain)
     notes.push(
       '--include-train: the offline model is scored on traces it was trained on; its figures are optimistic.',
@@ -44,7 +47,9 @@ export function reportNotes(summary: EvalSummary): string[] {
         `${methodLabel(row.method, row.useGroundTruth)}: ${row.shortenedCalls} of ${row.calls} calls had their log shortened to fit the model's context (each record keeps its warning).`,
       );
   if (summary.info.unlabelled > 0)
-    notes.push(`${summary.info.unlabelled} trace(s) without agent and step labels were skipped.`);
+    notes.push(
+      `${summary.info.unlabelled} trace(s) without agent and step labels were skipped${summary.modes ? ' for agent and step accuracy' : ''}.`,
+    );
   return notes;
 }
 
@@ -146,17 +151,59 @@ export function calibrationTable(summary: EvalSummary): string {
   ].join('\n');
 }
 
+const percentText = (value: number) => `${(value * 100).toFixed(1)}`;
+
+/**
+ * The failure-mode tables: micro- and macro-F1 (and pair-level micro-F1) per method next to its
+ * constant baseline, then precision / recall / F1 per mode; '' when no run is labelled with modes.
+ */
+export function modesTables(summary: EvalSummary): string {
+  const modes = summary.modes;
+  if (!modes || modes.rows.length === 0) return '';
+  const withPairs = modes.rows.some((row) => row.pairs);
+  const overall = [
+    `| method | runs | micro-F1 | macro-F1 |${withPairs ? ' (agent, mode) pair micro-F1 |' : ''}`,
+    `|---|---|---|---|${withPairs ? '---|' : ''}`,
+    ...modes.rows.map(
+      (row) =>
+        `| ${row.method} | ${row.traces} | ${formatEstimate(row.micro)} | ${formatEstimate(row.macro)} |${withPairs ? ` ${row.pairs ? formatEstimate(row.pairs) : '–'} |` : ''}`,
+    ),
+  ];
+  const codes = modes.rows[0]!.perMode.filter((_, index) =>
+    modes.rows.some((row) => row.perMode[index]!.support > 0),
+  );
+  const perMode = [
+    `| mode | runs with it | ${modes.rows.map((row) => `${row.method}: P / R / F1`).join(' | ')} |`,
+    `|---|---|${modes.rows.map(() => '---|').join('')}`,
+    ...codes.map((mode) => {
+      const cells = modes.rows.map((row) => {
+        const score = row.perMode.find((entry) => entry.code === mode.code)!;
+        return `${percentText(score.precision)} / ${percentText(score.recall)} / ${percentText(score.f1)}`;
+      });
+      return `| ${mode.label} | ${mode.support} | ${cells.join(' | ')} |`;
+    }),
+  ];
+  const excluded =
+    modes.excludedTrainingTraces > 0
+      ? `\n${modes.excludedTrainingTraces} runs the offline mode classifier was trained on are left out of \`offline\` (--include-train keeps them; \`--method offline-cv\` scores them by cross-validation).\n`
+      : '';
+  return `Failure modes (MAST), F1 with 95% bootstrap interval over runs; macro-F1 averages the modes some run is labelled with; pairs name the blamed agent with each mode:\n\n${overall.join('\n')}\n\nPer mode (%):\n\n${perMode.join('\n')}\n${excluded}`;
+}
+
 /** What the terminal shows of a report: its notes, the accuracy table and the calibration. */
 export function terminalReport(summary: EvalSummary): string {
   const calibration = calibrationTable(summary);
   const paper = hasBothSettings(summary.rows)
     ? `\nIn the layout of the Who&When paper (%; its published figures used the lenient step rule):\n\n${paperTable(summary.rows)}\n`
     : '';
+  const modes = modesTables(summary);
+  const accuracy =
+    summary.rows.length > 0
+      ? `${accuracyTable(summary.rows)}\n${paper}${calibration ? `\n${calibration}\n` : ''}`
+      : '';
   return `${reportNotes(summary)
     .map((note) => `- ${note}`)
-    .join(
-      '\n',
-    )}\n\n${accuracyTable(summary.rows)}\n${paper}${calibration ? `\n${calibration}\n` : ''}`;
+    .join('\n')}\n\n${accuracy}${modes ? `\n${modes}` : ''}`;
 }
 
 /** Calls, tokens, cost and time per method (totals over all subsets). */
@@ -196,6 +243,10 @@ export function renderMarkdownReport(summary: EvalSummary): string {
     'Expected calibration error (ECE) of stated confidences over ten bins: 0 means a stated 70% is right 70% of the time.',
     '',
     calibrationTable(summary) || 'No method stated confidences.',
+    '',
+    '## Failure modes',
+    '',
+    modesTables(summary) || 'No run is labelled with MAST failure modes.',
     '',
     '## Usage',
     '',

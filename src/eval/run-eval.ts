@@ -131,7 +131,7 @@ export async function runEvaluation(
   };
   if (labelled.length === 0)
     throw new UserError(
-      'none of the traces names its responsible agent; evaluation needs labelled traces (e.g. Who&When or AEGIS)',
+      'none of the traces names its responsible agent or its MAST failure modes; evaluation needs labelled traces (e.g. Who&When, AEGIS or MAD with MAST labels)',
     );
   const records: EvalRecord[] = [];
 

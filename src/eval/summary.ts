@@ -19,6 +19,7 @@ import type { SummaryRow } from './summary-row.js';
 
 export type { SummaryRow } from './summary-row.js';
 import type { EvalRunInfo } from './run-eval.js';
+import type { ModesSummary } from './modes.js';
 
 /** The whole report. */
 export interface EvalSummary {
@@ -30,6 +31,8 @@ export interface EvalSummary {
   calibration: Record<string, MethodCalibration>;
   info: EvalRunInfo;
   records: EvalRecord[];
+  /** Failure-mode figures, when some traces are labelled with MAST modes (modes.ts). */
+  modes?: ModesSummary;
 }
 
 /** A prediction as table text: `WebSurfer @ 12`, or why there is none. */

@@ -14,6 +14,9 @@ import { renderHtmlReport } from '../../eval/report-html.js';
 import { renderMarkdownReport, terminalReport } from '../../eval/report-markdown.js';
 import { HELD_OUT_METHODS } from '../../eval/constants.js';
 import { modelFileHash, runEvaluation, type EvalProgress } from '../../eval/run-eval.js';
+import { evaluateModes } from '../../eval/modes.js';
+import { seedsOf } from '../../eval/folds.js';
+import { isLabelled } from '../../attribution/offline/inputs.js';
 import { ResultStore } from '../../eval/store.js';
 import { summariseEvaluation, methodLabel } from '../../eval/summary.js';
 import type { Trace } from '../../trace/model.js';
@@ -88,17 +91,37 @@ export async function runEvalCommand(
       traces.push(trace);
     },
   );
-  const { records, info } = await runEvaluation(traces, store, {
+  // Failure modes are scored on the runs labelled with them; a set with only mode labels (MAD)
+  // gets only those figures.
+  const modes = evaluateModes(traces, {
     methods,
-    groundTruthSettings: flags.both ? [true, false] : [flags.groundTruth],
     modelPath,
     includeTrain: Boolean(flags.includeTrain),
-    llm,
-    concurrency,
-    plan,
-    onProgress: progressPrinter(),
+    folds: plan.folds,
+    seed: seedsOf(plan)[0] ?? 0,
   });
-  const summary = summariseEvaluation(records, traces, info);
+  const { records, info } =
+    modes && !traces.some(isLabelled)
+      ? {
+          records: [],
+          info: {
+            excludedTrainingTraces: 0,
+            includeTrain: Boolean(flags.includeTrain),
+            unlabelled: traces.length,
+            plan,
+          },
+        }
+      : await runEvaluation(traces, store, {
+          methods,
+          groundTruthSettings: flags.both ? [true, false] : [flags.groundTruth],
+          modelPath,
+          includeTrain: Boolean(flags.includeTrain),
+          llm,
+          concurrency,
+          plan,
+          onProgress: progressPrinter(),
+        });
+  const summary = { ...summariseEvaluation(records, traces, info), ...(modes ? { modes } : {}) };
   process.stdout.write(terminalReport(summary));
   process.stderr.write(`results stored in ${store.file}\n`);
   try {
