@@ -223,6 +223,23 @@ describe('faultline command', () => {
     );
   });
 
+  it('needs enough runs labelled with modes to learn failure modes', async () => {
+    const result = await faultline(
+      'train',
+      '--data',
+      'examples',
+      '--modes-data',
+      join(FIXTURES, 'formats/mad-mast-metagpt.json'),
+      '--out',
+      join(folder, 'modes.json'),
+    );
+    assert.equal(result.code, 2);
+    assert.match(
+      result.stderr,
+      /--modes-data: need at least 20 runs labelled with MAST modes .*found 1 in/,
+    );
+  });
+
   it('refuses an out-of-range training setting before reading any data', async () => {
     const result = await faultline('train', '--data', 'examples', '--earliest-share', '0');
     assert.equal(result.code, 2);
@@ -256,6 +273,33 @@ describe('faultline eval', () => {
       };
       assert.equal(json.records.length, 4);
       assert.match(await readFile(reports[2]!, 'utf8'), /<svg/);
+    } finally {
+      await rm(home, { recursive: true, force: true });
+    }
+  });
+
+  it('scores failure modes on runs labelled only with modes, next to the constant baseline', async () => {
+    const home = await mkdtemp(join(tmpdir(), 'faultline-home-'));
+    try {
+      const result = await faultlineWith(
+        { FAULTLINE_HOME: home },
+        'eval',
+        join(FIXTURES, 'formats/mad-mast-metagpt.json'),
+        '--method',
+        'offline',
+        '-o',
+        join(home, 'modes.html'),
+      );
+      assert.equal(result.code, 0, result.stderr);
+      assert.match(result.stdout, /Failure modes \(MAST\)/);
+      assert.match(result.stdout, /\| offline \| 1 \| /);
+      assert.match(result.stdout, /\| k most frequent modes \(for offline\) \| 1 \| /);
+      assert.match(result.stdout, /\| 1\.1 Disobey task specification \| 1 \|/);
+      assert.doesNotMatch(result.stdout, /lenient \(original\)/);
+      assert.match(
+        await readFile(join(home, 'modes.html'), 'utf8'),
+        /<h2>Failure modes \(MAST\)<\/h2>/,
+      );
     } finally {
       await rm(home, { recursive: true, force: true });
     }

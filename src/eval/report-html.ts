@@ -3,6 +3,7 @@
  * intervals per method and subset; histogram of predicted minus true step), the tables, and
  * per-trace rows linking to the blamed step. Every piece of trace text is escaped.
  */
+import { mastMode } from '../trace/mast.js';
 import type { Trace } from '../trace/model.js';
 import type { Calibration } from './calibration.js';
 import { formatEstimate, paperTableCells, reportNotes } from './report-markdown.js';
@@ -164,6 +165,35 @@ function clip(text: string, limit = 2000): string {
     : text;
 }
 
+/** The failure-mode tables, when some run is labelled with modes. */
+function modesHtml(summary: EvalSummary): string {
+  const modes = summary.modes;
+  if (!modes || modes.rows.length === 0) return '';
+  const withPairs = modes.rows.some((row) => row.pairs);
+  const overall = modes.rows.map((row) => [
+    td(row.method),
+    td(String(row.traces)),
+    td(formatEstimate(row.micro)),
+    td(formatEstimate(row.macro)),
+    ...(withPairs ? [td(row.pairs ? formatEstimate(row.pairs) : '–')] : []),
+  ]);
+  const percent = (value: number) => (value * 100).toFixed(1);
+  const perMode = modes.rows[0]!.perMode.filter((_, index) =>
+    modes.rows.some((row) => row.perMode[index]!.support > 0),
+  ).map((mode) => [
+    `<td title="${escapeHtml(mastMode(mode.code)?.definition ?? '')}">${escapeHtml(mode.label)}</td>`,
+    td(String(mode.support)),
+    ...modes.rows.map((row) => {
+      const score = row.perMode.find((entry) => entry.code === mode.code)!;
+      return td(`${percent(score.precision)} / ${percent(score.recall)} / ${percent(score.f1)}`);
+    }),
+  ]);
+  return `<h2>Failure modes (MAST)</h2>
+<p>F1 with 95% bootstrap interval over runs; macro-F1 averages the modes some run is labelled with; pairs name the blamed agent with each mode.</p>
+${table(['method', 'runs', 'micro-F1', 'macro-F1', ...(withPairs ? ['(agent, mode) pair micro-F1'] : [])], overall)}
+${table(['mode', 'runs with it', ...modes.rows.map((row) => `${row.method}: P / R / F1 (%)`)], perMode)}`;
+}
+
 /** The whole HTML report. `traces` supplies the blamed steps' text, looked up by file. */
 export function renderHtmlReport(summary: EvalSummary, traces: readonly Trace[]): string {
   const byFile = new Map(traces.map((trace) => [trace.source ?? trace.id, trace]));
@@ -261,6 +291,7 @@ ${Object.entries(summary.calibration)
 ${Object.entries(summary.stepErrors)
   .map(([label, counts]) => errorHistogram(label, counts))
   .join('\n')}
+${modesHtml(summary)}
 <h2>Usage</h2>
 ${table(['method', 'traces', 'calls', 'shortened calls', 'input tokens', 'output tokens', 'est. cost (USD)', 'ms per trace'], usageRows)}
 <h2>Per-trace predictions</h2>
