@@ -17,6 +17,9 @@ export interface FoundMode {
   /** `2.6` for FM-2.6. */
   code: string;
   name: string;
+  /** What the mode is, and what to change when it occurs. */
+  definition: string;
+  fix: string;
   /** Probability that the mode is present, when the method can say. */
   confidence?: number;
 }

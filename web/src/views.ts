@@ -138,6 +138,28 @@ export function renderResult(
         'This run looks unlike the runs the offline model learned from (its agents’ names or its structure): read the answer as a guess, try an LLM method, or retrain the model with labelled runs of this system.',
       ),
     );
+  if (result.modes) {
+    container.append(element('h3', {}, 'Failure modes (MAST)'));
+    if (result.modes.length === 0)
+      container.append(element('p', { class: 'meta' }, 'No failure mode is named.'));
+    else {
+      const list = element('ul', { class: 'modes' });
+      for (const mode of result.modes)
+        list.append(
+          element(
+            'li',
+            {},
+            element('b', {}, `${mode.code} ${mode.name}`),
+            mode.confidence !== undefined ? ` (${percent(mode.confidence)})` : '',
+            element('br', {}),
+            element('span', { class: 'definition' }, mode.definition),
+            element('br', {}),
+            element('span', { class: 'fix' }, `Fix: ${mode.fix}`),
+          ),
+        );
+      container.append(list);
+    }
+  }
   if (result.candidates && result.candidates.length > 0) {
     const list = element('ol', { class: 'candidates' });
     for (const candidate of result.candidates) {

@@ -2,6 +2,7 @@
  * All-at-Once: one call over the whole log names the agent and the step.
  */
 import type { Trace } from '../../trace/model.js';
+import { foundModes } from '../found-mode.js';
 import { allAtOncePrompt, taskHeader } from './prompts.js';
 import { attributionReplySchema, parseAttributionReply } from './replies.js';
 import { LlmSession, UnreadableReply, type LlmRunner } from './session.js';
@@ -28,5 +29,6 @@ export const runAllAtOnce: LlmRunner = async (trace, client, options) => {
     step: reply.step,
     reason: reply.reason,
     method: 'all-at-once',
+    ...(reply.modes ? { modes: foundModes(reply.modes) } : {}),
   });
 };

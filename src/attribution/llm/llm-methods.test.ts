@@ -43,9 +43,38 @@ describe('LLM method logic', () => {
     assert.match(client.prompts()[0]!, /Step 2 - Calculator:\n17 \* 23 = 381/);
     assert.deepEqual(Object.keys((client.requests[0]!.schema as z.ZodObject).shape).sort(), [
       'agent',
+      'modes',
       'reason',
       'step',
     ]);
+    // The question lists every MAST mode; a reply without modes names none.
+    assert.match(client.prompts()[0]!, /2\.6 Reasoning-action mismatch: /);
+    assert.equal(result.modes, undefined);
+  });
+
+  it('all-at-once and hybrid read the failure modes of the reply, codes or Aegis-style pairs', async () => {
+    const withModes = scriptedModel([
+      '{"agent": "Calculator", "step": 2, "reason": "wrong product", "modes": ["FM-3.3", "2.6 Reasoning-action mismatch", "9.9"]}',
+    ]);
+    const result = await allAtOnce(trace, { client: withModes });
+    assert.deepEqual(
+      result.modes?.map((mode) => [mode.code, mode.name]),
+      [
+        ['3.3', 'Incorrect verification'],
+        ['2.6', 'Reasoning-action mismatch'],
+      ],
+    );
+    assert.ok(result.modes?.every((mode) => mode.definition.length > 0 && mode.fix.length > 0));
+    const pairs = scriptedModel([
+      '{"agent": "Calculator", "step": 2, "reason": "wrong product", "modes": [{"agent": "Calculator", "modes": ["1.1"]}, {"agent": "Verifier", "modes": ["3.3"]}]}',
+      '{"error": true, "reason": "381 is wrong"}',
+    ]);
+    const hybridResult = await hybrid(trace, { client: pairs });
+    assert.equal(hybridResult.step, 2);
+    assert.deepEqual(
+      hybridResult.modes?.map((mode) => mode.code),
+      ['1.1', '3.3'],
+    );
   });
 
   it("reads the original tool's plain object as well as a trace", async () => {

@@ -2,7 +2,13 @@
  * The prompts of the LLM methods. The wording follows the Who&When methods; the reply formats are
  * the JSON protocol of docs/PROTOCOL.md. The expected answer appears only when allowed.
  */
+import { MAST_MODES } from '../../trace/mast.js';
 import type { Trace } from '../../trace/model.js';
+
+/** The MAST failure modes, one per line, for the question that asks which the run shows. */
+const MODE_LIST = MAST_MODES.map((mode) => `${mode.code} ${mode.name}: ${mode.definition}`).join(
+  '\n',
+);
 
 const DEFINITION =
   'The decisive error step is the earliest step whose correction would have turned the failure into a success; the failure-responsible agent is the agent who took that step.';
@@ -25,7 +31,7 @@ export function taskHeader(trace: Trace, useGroundTruth: boolean): string {
 
 /** All-at-once (also the first call of hybrid). */
 export function allAtOncePrompt(header: string, log: string): string {
-  return `${header}\n\nLog (steps numbered from 0):\n\n${log}\n\nWhich agent is responsible for the failure, and at which step did the decisive error happen?\nReply as {"agent": "<agent name>", "step": <step number>, "reason": "<one or two sentences>"}.`;
+  return `${header}\n\nLog (steps numbered from 0):\n\n${log}\n\nWhich agent is responsible for the failure, and at which step did the decisive error happen? Which of these failure modes (MAST) does the run show?\n${MODE_LIST}\nReply as {"agent": "<agent name>", "step": <step number>, "reason": "<one or two sentences>", "modes": ["<code>", ...]} (an empty list when none applies).`;
 }
 
 /** Step-by-step: one verdict on the last step shown. */

@@ -4,6 +4,7 @@ import { describe, it } from 'node:test';
 import { buildTrace } from '../../trace/build-trace.js';
 import {
   extractJsonObject,
+  modesOfReply,
   parseAttributionReply,
   parseHalfReply,
   parseVerdictReply,
@@ -76,5 +77,48 @@ describe('reading verdicts and halves', () => {
     assert.equal(parseHalfReply('no idea'), undefined);
     assert.equal(parseHalfReply('the upper half'), undefined, 'ambiguous: retried, not guessed');
     assert.equal(parseHalfReply('{"half": "upper"}'), undefined);
+  });
+});
+
+describe('failure modes in attribution replies', () => {
+  const trace = buildTrace({
+    id: 't',
+    format: 'test',
+    steps: [
+      { speaker: 'Planner', content: 'plan' },
+      { speaker: 'Coder', content: 'code' },
+    ],
+  });
+
+  it('reads codes, names and Aegis-style pairs, once each, dropping unknown codes', () => {
+    assert.deepEqual(modesOfReply(['FM-1.3', '1.3', '2.6 Reasoning-action mismatch', '7.1', 3]), [
+      '1.3',
+      '2.6',
+    ]);
+    assert.deepEqual(
+      modesOfReply(undefined, [
+        { agent: 'Coder', modes: ['FM-2.3'] },
+        { agent_name: 'Planner', fault_modes: ['3.2'] },
+      ]),
+      ['2.3', '3.2'],
+    );
+  });
+
+  it('reads modes from JSON and from the text format, and leaves them out when not asked', () => {
+    assert.deepEqual(
+      parseAttributionReply('{"agent": "Coder", "step": 1, "reason": "r", "modes": []}', trace)
+        ?.modes,
+      [],
+    );
+    const text = parseAttributionReply(
+      'Agent Name: Coder\nStep Number: 1\nReason for Mistake: wrong loop\nModes: FM-1.3, 3.3',
+      trace,
+    );
+    assert.deepEqual(text?.modes, ['1.3', '3.3']);
+    assert.equal(text?.reason, 'wrong loop');
+    assert.equal(
+      parseAttributionReply('{"agent": "Coder", "step": 1, "reason": "r"}', trace)?.modes,
+      undefined,
+    );
   });
 });

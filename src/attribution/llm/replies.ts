@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { matchAgentName } from '../../trace/agents.js';
+import { mastCode } from '../../trace/mast.js';
 import type { Trace } from '../../trace/model.js';
 
 /** JSON shapes of the three replies (also sent as structured-output schemas). */
@@ -13,6 +14,7 @@ export const attributionReplySchema = z.object({
   agent: z.string(),
   step: z.number().int(),
   reason: z.string(),
+  modes: z.array(z.string()),
 });
 export const verdictReplySchema = z.object({ error: z.boolean(), reason: z.string() });
 export const halfReplySchema = z.object({ half: z.enum(['earlier', 'later']), reason: z.string() });
@@ -27,7 +29,33 @@ const readAttribution = z.object({
   agent: z.string(),
   step: z.union([z.number(), z.string().trim().regex(/^\d+$/).transform(Number)]),
   reason,
+  modes: z.unknown().optional(),
+  faults: z.unknown().optional(),
 });
+
+/** A MAST code at the start of a written mode: `2.6`, `FM-2.6`, `2.6 Reasoning-action mismatch`. */
+const MODE_CODE = /^\s*(?:FM[-_ ]?)?(\d\.\d)\b/i;
+
+/**
+ * The MAST codes a reply names, once each in the order given: a list of codes, or Aegis-style
+ * `{"agent": ..., "modes": [...]}` pairs (under `modes` or `faults`). Unknown codes are dropped.
+ */
+export function modesOfReply(modes: unknown, faults?: unknown): string[] {
+  const codes: string[] = [];
+  const add = (value: unknown) => {
+    if (typeof value === 'string') {
+      const code = mastCode(MODE_CODE.exec(value)?.[1] ?? '');
+      if (code && !codes.includes(code)) codes.push(code);
+    } else if (Array.isArray(value)) value.forEach(add);
+    else if (typeof value === 'object' && value !== null) {
+      const pair = value as Record<string, unknown>;
+      add(pair.modes ?? pair.mode ?? pair.fault_modes);
+    }
+  };
+  add(modes);
+  add(faults);
+  return codes;
+}
 const readVerdict = z.object({ error: z.boolean(), reason });
 const readHalf = z.object({
   half: z
@@ -82,13 +110,17 @@ export function extractJsonObject(text: string): Record<string, unknown> | undef
 export function parseAttributionReply(
   text: string,
   trace: Trace,
-): { agent: string; step: number; reason: string } | undefined {
+): { agent: string; step: number; reason: string; modes?: string[] } | undefined {
   const json = readAttribution.safeParse(extractJsonObject(text));
   let agent: string | undefined;
   let step: number | undefined;
   let reason = '';
-  if (json.success) ({ agent, step, reason } = json.data);
-  else {
+  let modes: string[] | undefined;
+  if (json.success) {
+    ({ agent, step, reason } = json.data);
+    if (json.data.modes !== undefined || json.data.faults !== undefined)
+      modes = modesOfReply(json.data.modes, json.data.faults);
+  } else {
     // The paper's format: "Agent Name: X\nStep Number: N\nReason for Mistake: ...", also on one
     // line ("Agent: X, Step: N, Reason: ...") and with Markdown bold around labels or values.
     agent = /agent(?: name)?\s*\**\s*[:=]\s*\**\s*([^\n*]+)/i
@@ -100,6 +132,12 @@ export function parseAttributionReply(
     reason =
       /reason(?: for (?:the )?mistake)?\s*\**\s*[:=]\s*\**\s*([\s\S]+)/i.exec(text)?.[1]?.trim() ??
       '';
+    // "Modes: 2.6, FM-1.3" on its own line; the reason stops before it.
+    const modeLine = /^\W*(?:failure )?modes?\s*\**\s*[:=]\s*\**\s*(.+)$/im.exec(text);
+    if (modeLine) {
+      modes = modesOfReply(modeLine[1]!.split(/[,;]/));
+      reason = reason.replace(/\n\W*(?:failure )?modes?\s*\**\s*[:=][\s\S]*$/i, '').trim();
+    }
   }
   if (
     !agent ||
@@ -116,6 +154,7 @@ export function parseAttributionReply(
     ),
     step,
     reason,
+    ...(modes ? { modes } : {}),
   };
 }
 

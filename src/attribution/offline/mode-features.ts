@@ -29,6 +29,13 @@ export const MODE_FEATURE_NAMES: readonly string[] = [
   ...SHAPE_FEATURES,
 ];
 
+/** Longest stretch of a step read at each end: run-level signals sit at the head and tail. */
+const END = 1_200;
+
+/** The two ends of a long text (the whole of a short one). */
+const endsOf = (text: string) =>
+  text.length <= 2 * END ? text : `${text.slice(0, END)}\n${text.slice(-END)}`;
+
 /** The run-level feature row of a trace, from its step feature rows. */
 export function modeFeatures(trace: Trace, rows: readonly (readonly number[])[]): number[] {
   const width = FEATURE_NAMES.length;
@@ -59,11 +66,14 @@ export function modeFeatures(trace: Trace, rows: readonly (readonly number[])[])
   steps.forEach((step, index) => {
     if (step.role === 'human') humans += 1;
     if (step.role === 'tool') tools += 1;
-    if (step.role === 'agent' && step.content.includes('?')) questions += 1;
-    if (isTermination(step.content)) terminations += 1;
-    const content = step.content.trim();
-    if (content.length > 0 && seen.has(content)) repeats += 1;
-    seen.add(content);
+    const text = endsOf(step.content);
+    if (step.role === 'agent' && text.includes('?')) questions += 1;
+    if (isTermination(text)) terminations += 1;
+    // A repeat is a step whose length and ends equal an earlier one's: exact in practice, and it
+    // never hashes a whole long output.
+    const key = `${step.content.length}:${step.content.slice(0, 200)}:${step.content.slice(-200)}`;
+    if (step.content.trim().length > 0 && seen.has(key)) repeats += 1;
+    seen.add(key);
     monologue = index > 0 && steps[index - 1]!.agent === step.agent ? monologue + 1 : 1;
     longest = Math.max(longest, monologue);
   });

@@ -7,7 +7,8 @@
  */
 import { z } from 'zod';
 import { traceHash } from '../../trace/hash.js';
-import { MAST_MODES, mastCode, mastMode } from '../../trace/mast.js';
+import { MAST_MODES, mastCode } from '../../trace/mast.js';
+import { foundMode } from '../found-mode.js';
 import type { Trace } from '../../trace/model.js';
 import type { FoundMode } from '../method.js';
 import { assignFolds } from './folds.js';
@@ -226,12 +227,9 @@ export function predictModes(model: ModeModel, row: readonly number[]): FoundMod
   const out: FoundMode[] = [];
   for (const mode of model.modes) {
     const confidence = logisticProbability(mode, row);
-    if (confidence >= mode.threshold)
-      out.push({
-        code: mode.code,
-        name: mastMode(mode.code)?.name ?? mode.code,
-        confidence: round(confidence),
-      });
+    if (confidence < mode.threshold) continue;
+    const found = foundMode(mode.code, round(confidence));
+    if (found) out.push(found);
   }
   return out.sort(
     (left, right) => right.confidence! - left.confidence! || left.code.localeCompare(right.code),
