@@ -29,12 +29,8 @@ export const MODE_FEATURE_NAMES: readonly string[] = [
   ...SHAPE_FEATURES,
 ];
 
-/** Longest stretch of a step read at each end: run-level signals sit at the head and tail. */
-const END = 1_200;
-
-/** The two ends of a long text (the whole of a short one). */
-const endsOf = (text: string) =>
-  text.length <= 2 * END ? text : `${text.slice(0, END)}\n${text.slice(-END)}`;
+/** Characters read at the end of a long step. */
+const TAIL = 1_200;
 
 /** The run-level feature row of a trace, from its step feature rows. */
 export function modeFeatures(trace: Trace, rows: readonly (readonly number[])[]): number[] {
@@ -66,13 +62,16 @@ export function modeFeatures(trace: Trace, rows: readonly (readonly number[])[])
   steps.forEach((step, index) => {
     if (step.role === 'human') humans += 1;
     if (step.role === 'tool') tools += 1;
-    const text = endsOf(step.content);
-    if (step.role === 'agent' && text.includes('?')) questions += 1;
-    if (isTermination(text)) terminations += 1;
-    // A repeat is a step whose length and ends equal an earlier one's: exact in practice, and it
-    // never hashes a whole long output.
-    const key = `${step.content.length}:${step.content.slice(0, 200)}:${step.content.slice(-200)}`;
-    if (step.content.trim().length > 0 && seen.has(key)) repeats += 1;
+    const content = step.content;
+    // Questions and terminations are read in a long step's last part only (a page or a file
+    // dump can run to megabytes; its end is where an agent asks or stops).
+    const end = content.length > TAIL ? content.slice(-TAIL) : content;
+    if (step.role === 'agent' && end.includes('?')) questions += 1;
+    if (isTermination(end)) terminations += 1;
+    // A repeat is a step whose length and opening equal an earlier one's: exact in practice, and
+    // it never hashes a whole long output.
+    const key = `${content.length}:${content.slice(0, 64)}`;
+    if (content.length > 0 && seen.has(key)) repeats += 1;
     seen.add(key);
     monologue = index > 0 && steps[index - 1]!.agent === step.agent ? monologue + 1 : 1;
     longest = Math.max(longest, monologue);
