@@ -91,6 +91,19 @@ function speakerSteps(trace: Trace): number[] {
   return steps.length > 0 ? steps : trace.steps.map((step) => step.index);
 }
 
+/** The speaker with the most steps (the human aside); ties go to the one who spoke first. */
+export function mostTalkativeSpeaker(trace: Trace): string {
+  const counts = new Map<string, number>();
+  for (const index of speakerSteps(trace)) {
+    const agent = trace.steps[index]?.agent ?? '';
+    counts.set(agent, (counts.get(agent) ?? 0) + 1);
+  }
+  let best = '';
+  let most = 0;
+  for (const [agent, count] of counts) if (count > most) [best, most] = [agent, count];
+  return best;
+}
+
 /** A rule that names a step (and so its speaker) from the trace alone. */
 type StepRule = (trace: Trace) => number;
 
@@ -106,18 +119,7 @@ const RULES: [string, StepRule][] = [
   ['last speaker', (trace) => speakerSteps(trace).at(-1) ?? 0],
   [
     'most talkative speaker',
-    (trace) => {
-      const counts = new Map<string, number>();
-      for (const index of speakerSteps(trace)) {
-        const agent = trace.steps[index]?.agent ?? '';
-        counts.set(agent, (counts.get(agent) ?? 0) + 1);
-      }
-      // Ties go to the speaker who spoke first.
-      let best = '';
-      let most = 0;
-      for (const [agent, count] of counts) if (count > most) [best, most] = [agent, count];
-      return Math.max(0, firstOfAgent(trace, best));
-    },
+    (trace) => Math.max(0, firstOfAgent(trace, mostTalkativeSpeaker(trace))),
   ],
 ];
 

@@ -20,6 +20,7 @@ import { canonicalAgentName } from '../trace/agents.js';
 import { traceHash } from '../trace/hash.js';
 import { MAST_MODES, mastCode, mastLabel } from '../trace/mast.js';
 import type { Trace } from '../trace/model.js';
+import { mostTalkativeSpeaker } from './baselines.js';
 import { CROSS_VALIDATED_OFFLINE } from './constants.js';
 import { seededRandom, type Estimate } from './metrics.js';
 
@@ -187,23 +188,13 @@ function labelledPairsOf(trace: Trace): string[] | undefined {
   return [...new Set(faults.map((fault) => pair(fault.agent, mastCode(fault.mode) ?? fault.mode)))];
 }
 
-/** The agent that speaks most (the first of them on a tie): the constant baselines' agent. */
-function mostTalkative(trace: Trace): string {
-  const counts = new Map<string, number>();
-  for (const step of trace.steps)
-    if (step.role === 'agent') counts.set(step.agent, (counts.get(step.agent) ?? 0) + 1);
-  let best = trace.steps[0]?.agent ?? '';
-  for (const [agent, count] of counts) if (count > (counts.get(best) ?? 0)) best = agent;
-  return best;
-}
-
 /** A run's prediction under a model, and under the constant answer `baseline`. */
 function predictionsOf(trace: Trace, model: OfflineModel, baseline: readonly string[]) {
   const labelled = labelledModes(trace)!;
   const labelledPairs = labelledPairsOf(trace);
   const result = attributeWithModel(trace, model);
   const predicted = (result.modes ?? []).map((mode) => mode.code);
-  const constantAgent = mostTalkative(trace);
+  const constantAgent = mostTalkativeSpeaker(trace);
   const withPairs = (modes: readonly string[], agent: string | null) =>
     labelledPairs
       ? {
