@@ -99,8 +99,7 @@ async function modeModelOf(
     );
   if (labelled.length >= MIN_MODE_RUNS) {
     const folders = (flags.modesData ?? []).map((path) => relative(process.cwd(), path) || '.');
-    process.stderr.write(`training the failure-mode classifier on ${labelled.length} runs…
-`);
+    process.stderr.write(`training the failure-mode classifier on ${labelled.length} runs…\n`);
     return { model: trainModeModel(modeExamples(labelled), folders), reused: false, outcome };
   }
   if (flags.base !== undefined) {
