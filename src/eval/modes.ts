@@ -8,6 +8,8 @@
 import { attributeWithModel, loadOfflineModel } from '../attribution/offline/attributor.js';
 import { isLabelled } from '../attribution/offline/inputs.js';
 import {
+  addSetCounts,
+  f1Of,
   frequentModes,
   labelledModes,
   modeExamples,
@@ -62,23 +64,6 @@ export interface ModesSummary {
   excludedTrainingTraces: number;
 }
 
-const f1 = (hits: number, falsePositives: number, misses: number) =>
-  hits === 0 ? 0 : (2 * hits) / (2 * hits + falsePositives + misses);
-
-interface Counts {
-  hits: number;
-  falsePositives: number;
-  misses: number;
-}
-
-function countsOf(predicted: readonly string[], labelled: readonly string[], into: Counts): void {
-  const truth = new Set(labelled);
-  for (const item of new Set(predicted))
-    if (truth.has(item)) into.hits += 1;
-    else into.falsePositives += 1;
-  for (const item of truth) if (!predicted.includes(item)) into.misses += 1;
-}
-
 /** Micro-F1 of the runs at `indices`. */
 function microOf(
   items: readonly ModePrediction[],
@@ -88,10 +73,10 @@ function microOf(
   const counts = { hits: 0, falsePositives: 0, misses: 0 };
   for (const index of indices) {
     const item = items[index]!;
-    if (pairs) countsOf(item.predictedPairs ?? [], item.labelledPairs ?? [], counts);
-    else countsOf(item.predicted, item.labelled, counts);
+    if (pairs) addSetCounts(item.predictedPairs ?? [], item.labelledPairs ?? [], counts);
+    else addSetCounts(item.predicted, item.labelled, counts);
   }
-  return f1(counts.hits, counts.falsePositives, counts.misses);
+  return f1Of(counts);
 }
 
 /** Per-mode figures of the runs at `indices`. */
@@ -100,7 +85,7 @@ function perModeOf(items: readonly ModePrediction[], indices: readonly number[])
     const counts = { hits: 0, falsePositives: 0, misses: 0 };
     for (const index of indices) {
       const item = items[index]!;
-      countsOf(
+      addSetCounts(
         item.predicted.filter((found) => found === code),
         item.labelled.filter((found) => found === code),
         counts,
@@ -116,7 +101,7 @@ function perModeOf(items: readonly ModePrediction[], indices: readonly number[])
           ? 0
           : counts.hits / (counts.hits + counts.falsePositives),
       recall: support === 0 ? 0 : counts.hits / support,
-      f1: f1(counts.hits, counts.falsePositives, counts.misses),
+      f1: f1Of(counts),
     };
   });
 }

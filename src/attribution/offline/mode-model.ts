@@ -82,10 +82,30 @@ export function modeExamples(traces: readonly Trace[]): ModeExample[] {
   return out;
 }
 
-const f1 = (truePositives: number, falsePositives: number, falseNegatives: number) =>
-  truePositives === 0
-    ? 0
-    : (2 * truePositives) / (2 * truePositives + falsePositives + falseNegatives);
+/** Hits, false alarms and misses of predicted against labelled items, summed over runs. */
+export interface SetCounts {
+  hits: number;
+  falsePositives: number;
+  misses: number;
+}
+
+/** F1 of summed counts (0 without a hit). */
+export const f1Of = ({ hits, falsePositives, misses }: SetCounts) =>
+  hits === 0 ? 0 : (2 * hits) / (2 * hits + falsePositives + misses);
+
+/** Adds one run's predicted and labelled items (each counted once) to `into`. */
+export function addSetCounts(
+  predicted: readonly string[],
+  labelled: readonly string[],
+  into: SetCounts,
+): void {
+  const truth = new Set(labelled);
+  const named = new Set(predicted);
+  for (const item of named)
+    if (truth.has(item)) into.hits += 1;
+    else into.falsePositives += 1;
+  for (const item of truth) if (!named.has(item)) into.misses += 1;
+}
 
 /** Micro-F1 of thresholded probabilities against labels. */
 function microF1(
@@ -105,7 +125,7 @@ function microF1(
       } else if (present) falseNegatives += 1;
     }),
   );
-  return f1(truePositives, falsePositives, falseNegatives);
+  return f1Of({ hits: truePositives, falsePositives, misses: falseNegatives });
 }
 
 /** Thresholds tried: 0.05 … 0.95, and 1.01 (never name the mode). */
@@ -151,18 +171,10 @@ export function frequentModes(labels: readonly (readonly string[])[]): string[] 
   let best: string[] = [];
   let bestScore = -1;
   for (let k = 1; k <= ordered.length; k += 1) {
-    const chosen = new Set(ordered.slice(0, k));
-    let truePositives = 0;
-    let falsePositives = 0;
-    let falseNegatives = 0;
-    for (const modes of labels) {
-      const present = new Set(modes);
-      for (const code of chosen)
-        if (present.has(code)) truePositives += 1;
-        else falsePositives += 1;
-      for (const code of present) if (!chosen.has(code)) falseNegatives += 1;
-    }
-    const score = f1(truePositives, falsePositives, falseNegatives);
+    const chosen = ordered.slice(0, k);
+    const counts = { hits: 0, falsePositives: 0, misses: 0 };
+    for (const modes of labels) addSetCounts(chosen, modes, counts);
+    const score = f1Of(counts);
     if (score > bestScore + 1e-12) [bestScore, best] = [score, ordered.slice(0, k)];
   }
   return best.sort();
