@@ -4,7 +4,12 @@
  * runtime imports, so the browser build never pulls in server code.
  */
 import type { SummaryRow } from '../eval/summary-row.js';
-import type { AnalysisRecord, EvaluationSummaryRecord, TraceSummary } from '../store/records.js';
+import type {
+  AnalysisRecord,
+  EvaluationSummaryRecord,
+  HistoryEntry,
+  TraceSummary,
+} from '../store/records.js';
 import type { AgentInfo, Trace, TraceLabels } from '../trace/model.js';
 
 export type { Attribution } from '../attribution/method.js';
@@ -35,9 +40,14 @@ export interface UploadResponse {
   traces: UploadedTrace[];
 }
 
-/** `GET /api/traces`. */
+/** One History row: whether the latest verdict matches the label (null without either). */
+export interface HistoryRow extends HistoryEntry {
+  correct: { agent: boolean; step: boolean | null } | null;
+}
+
+/** `GET /api/traces`: the History table, newest first. */
 export interface TracesResponse {
-  traces: TraceSummary[];
+  traces: HistoryRow[];
 }
 
 /** `GET /api/traces/:id`. */

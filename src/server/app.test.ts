@@ -8,6 +8,7 @@ import { ROOT } from '../../test/paths.js';
 import { startScriptedProvider } from '../../test/scripted-provider.js';
 import { openDatabase, type Db } from '../store/database.js';
 import { Repository } from '../store/repository.js';
+import { importTraceText } from '../trace/load.js';
 import { createApp } from './app.js';
 
 const HOST = { host: '127.0.0.1:8500' };
@@ -136,6 +137,92 @@ describe('HTTP API', () => {
       if (saved === undefined) delete process.env.OPENAI_API_KEY;
       else process.env.OPENAI_API_KEY = saved;
     }
+  });
+
+  it('reads an uploaded AG2 logs.db (binary SQLite)', async () => {
+    const bytes = await readFile(
+      join(ROOT, 'src/trace/__fixtures__/formats/ag2-runtime-logging.db'),
+    );
+    const response = await app.request('/api/traces?name=logs.db', {
+      method: 'POST',
+      body: bytes,
+      headers: HOST,
+    });
+    const body = (await response.json()) as { traces: { format: string; steps: number }[] };
+    assert.equal(response.status, 201, JSON.stringify(body));
+    assert.equal(body.traces[0]!.format, 'ag2-sqlite');
+    assert.ok(body.traces[0]!.steps > 0);
+  });
+
+  it('keeps one History row per content, with label, latest verdict and whether it matches', async () => {
+    const first = (await (await upload(example, 'pasted trace')).json()) as {
+      traces: { id: string }[];
+    };
+    const again = (await (await upload(example, 'hc-6 again.json')).json()) as {
+      traces: { id: string; name: string }[];
+    };
+    assert.equal(again.traces[0]!.id, first.traces[0]!.id, 'same content, same trace');
+    const id = first.traces[0]!.id;
+    const analysis = (await (await analyse(id, { method: 'offline' })).json()) as {
+      analysis: { result: { agent: string; step: number } };
+    };
+    type Row = {
+      id: string;
+      name: string;
+      label: { agent?: string; step?: number; byUser?: boolean } | null;
+      latest: { agent: string; step: number } | null;
+      correct: { agent: boolean; step: boolean | null } | null;
+    };
+    const history = async () =>
+      ((await (await app.request('/api/traces', { headers: HOST })).json()) as { traces: Row[] })
+        .traces;
+    const rows = (await history()).filter((row) => row.id === id);
+    assert.equal(rows.length, 1);
+    assert.deepEqual(rows[0]!.latest, {
+      ...rows[0]!.latest,
+      agent: analysis.analysis.result.agent,
+      step: analysis.analysis.result.step,
+    });
+    assert.equal(rows[0]!.label?.agent, 'Orchestrator', "the file's own label");
+    assert.ok(rows[0]!.correct);
+
+    // Teach it: mark the verdict's agent and step as the label.
+    const { agent, step } = analysis.analysis.result;
+    const put = (body: unknown) =>
+      app.request(`/api/traces/${id}/label`, {
+        method: 'PUT',
+        body: JSON.stringify(body),
+        headers: { ...HOST, 'content-type': 'application/json' },
+      });
+    assert.equal((await put({ agent, step: 999 })).status, 400);
+    assert.equal((await put({ step: 1 })).status, 400);
+    const marked = (await (await put({ agent, step })).json()) as {
+      trace: { labels: { agent: string; step: number; byUser: boolean } };
+    };
+    assert.deepEqual(marked.trace.labels, { agent, step, byUser: true });
+    const row = (await history()).find((item) => item.id === id)!;
+    assert.deepEqual(row.correct, { agent: true, step: true });
+
+    // The export is canonical JSON that the importers (and so `train --data`) read back.
+    const exported = await (await app.request('/api/labels', { headers: HOST })).text();
+    const [trace] = (await importTraceText(exported, 'labels.json')).filter(
+      (item) => item.labels?.step === step && item.labels.agent === agent,
+    );
+    assert.ok(trace, 'the marked trace is exported with its label');
+
+    const cleared = await app.request(`/api/traces/${id}/label`, {
+      method: 'DELETE',
+      headers: HOST,
+    });
+    assert.equal(
+      ((await cleared.json()) as { trace: { labels: { agent: string } } }).trace.labels.agent,
+      'Orchestrator',
+      "clearing the mark brings back the file's label",
+    );
+    const deleted = await app.request(`/api/traces/${id}`, { method: 'DELETE', headers: HOST });
+    assert.equal(deleted.status, 200);
+    assert.equal((await app.request(`/api/traces/${id}`, { headers: HOST })).status, 404);
+    assert.ok(!(await history()).some((item) => item.id === id));
   });
 
   it('rejects requests that name a non-loopback host', async () => {

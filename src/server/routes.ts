@@ -8,13 +8,15 @@ import { performance } from 'node:perf_hooks';
 import { z } from 'zod';
 import { getMethod, listMethods } from '../attribution/registry.js';
 import { providerNames } from '../llm/provider-catalog.js';
-import type { Repository } from '../store/repository.js';
-import { importTraceText } from '../trace/load.js';
+import { agentCorrect, stepCorrect } from '../eval/metrics.js';
+import { PASTED, type HistoryEntry, type Repository } from '../store/repository.js';
+import { importTraceBytes } from '../trace/load.js';
 import { listFormats } from '../trace/registry.js';
 import type {
   AnalysesResponse,
   AnalysisResponse,
   EvaluationsResponse,
+  HistoryRow,
   MethodsResponse,
   TraceResponse,
   TracesResponse,
@@ -28,10 +30,43 @@ const analysisRequestSchema = z.object({
   useGroundTruth: z.boolean().default(true),
 });
 
+const userLabelSchema = z.object({
+  agent: z.string().min(1).max(200),
+  step: z.number().int().min(0),
+  reason: z.string().max(2000).optional(),
+});
+
 /** Trace names are shown back to users: keep them short, single-line text. */
 function traceName(raw: string | undefined): string {
-  const name = (raw ?? 'pasted trace').replace(/[\r\n\t]+/g, ' ').trim();
-  return name.slice(0, 200) || 'pasted trace';
+  const name = (raw ?? PASTED).replace(/[\r\n\t]+/g, ' ').trim();
+  return name.slice(0, 200) || PASTED;
+}
+
+/** The body checked against a schema, or a 400 naming the first problem. */
+async function validBody<Schema extends z.ZodType>(
+  request: Request,
+  schema: Schema,
+  what: string,
+): Promise<z.infer<Schema>> {
+  const parsed = schema.safeParse(await jsonBody(request));
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new HTTPException(400, {
+      message: `invalid ${what}: ${issue.path.join('.') || 'body'}: ${issue.message}`,
+    });
+  }
+  return parsed.data;
+}
+
+/** Whether the latest verdict matches the label, at agent and (when labelled) step level. */
+function correctness(entry: HistoryEntry): HistoryRow['correct'] {
+  if (!entry.latest || !entry.label) return null;
+  const { label, latest } = entry;
+  if (label.agent === undefined && !label.agents?.length) return null;
+  return {
+    agent: agentCorrect(latest.agent, label.agent, label.agents),
+    step: label.step === undefined ? null : stepCorrect(latest.step, label.step),
+  };
 }
 
 async function jsonBody(request: Request): Promise<unknown> {
@@ -62,14 +97,14 @@ export function apiRoutes(repository: Repository): Hono {
   );
 
   api.post('/traces', async (context) => {
-    const text = await context.req.text();
-    if (text.trim().length === 0)
+    const bytes = new Uint8Array(await context.req.arrayBuffer());
+    if (bytes.every((byte) => byte <= 32))
       throw new HTTPException(400, {
         message: 'the upload is empty: send the trace file as the request body',
       });
     const name = traceName(context.req.query('name') ?? context.req.header('x-trace-name'));
     const format = context.req.query('format');
-    const traces = await importTraceText(text, name, format ? { format } : {});
+    const traces = await importTraceBytes(bytes, name, format ? { format } : {});
     const saved = traces.map((trace) => ({
       ...repository.saveTrace(trace, traces.length > 1 ? `${name} (${trace.id})` : name),
       agents: trace.agents,
@@ -79,7 +114,9 @@ export function apiRoutes(repository: Repository): Hono {
   });
 
   api.get('/traces', (context) =>
-    context.json({ traces: repository.listTraces() } satisfies TracesResponse),
+    context.json({
+      traces: repository.listHistory().map((entry) => ({ ...entry, correct: correctness(entry) })),
+    } satisfies TracesResponse),
   );
 
   api.get('/traces/:id', (context) => {
@@ -88,18 +125,44 @@ export function apiRoutes(repository: Repository): Hono {
     return context.json({ trace } satisfies TraceResponse);
   });
 
+  api.delete('/traces/:id', (context) => {
+    if (!repository.deleteTrace(context.req.param('id')))
+      throw new HTTPException(404, { message: `no trace ${context.req.param('id')}` });
+    return context.json({ deleted: true });
+  });
+
+  // Teach it: a person's verdict on a trace, stored as its label (and cleared with DELETE).
+  api.put('/traces/:id/label', async (context) => {
+    const id = context.req.param('id');
+    const trace = repository.getTrace(id);
+    if (!trace) throw new HTTPException(404, { message: `no trace ${id}` });
+    const label = await validBody(context.req.raw, userLabelSchema, 'label');
+    if (!trace.steps.some((step) => step.index === label.step))
+      throw new HTTPException(400, {
+        message: `invalid label: the trace has no step ${label.step}`,
+      });
+    repository.setUserLabel(id, label);
+    return context.json({ trace: repository.getTrace(id)! } satisfies TraceResponse);
+  });
+
+  api.delete('/traces/:id/label', (context) => {
+    const id = context.req.param('id');
+    if (!repository.setUserLabel(id, null))
+      throw new HTTPException(404, { message: `no trace ${id}` });
+    return context.json({ trace: repository.getTrace(id)! } satisfies TraceResponse);
+  });
+
+  // Every labelled trace as one canonical JSON file: put it in a folder for `faultline train --data`.
+  api.get('/labels', (context) => {
+    context.header('content-disposition', 'attachment; filename="faultline-labelled-traces.json"');
+    return context.json(repository.labelledTraces());
+  });
+
   api.post('/traces/:id/analyses', async (context) => {
     const traceId = context.req.param('id');
     const trace = repository.getTrace(traceId);
     if (!trace) throw new HTTPException(404, { message: `no trace ${traceId}` });
-    const parsed = analysisRequestSchema.safeParse(await jsonBody(context.req.raw));
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
-      throw new HTTPException(400, {
-        message: `invalid analysis request: ${issue.path.join('.') || 'body'}: ${issue.message}`,
-      });
-    }
-    const request = parsed.data;
+    const request = await validBody(context.req.raw, analysisRequestSchema, 'analysis request');
     // API keys come from the server's environment only; they are never accepted, stored or returned.
     const method = getMethod(request.method, {
       llm: {

@@ -43,6 +43,9 @@ const MIGRATIONS: string[] = [
      summary_json TEXT NOT NULL,
      created_at TEXT NOT NULL
    );`,
+  // A label a person set on the page (teach it), kept apart from the labels the file carried.
+  `ALTER TABLE traces ADD COLUMN user_label_json TEXT;
+   CREATE INDEX traces_hash ON traces (content_hash);`,
 ];
 
 /** Opens (creating if needed) the database at `file` and brings its schema up to date. */

@@ -5,11 +5,23 @@
 import { randomUUID } from 'node:crypto';
 import type { Attribution } from '../attribution/method.js';
 import { traceHash } from '../trace/hash.js';
-import type { Trace } from '../trace/model.js';
+import type { Trace, TraceLabels } from '../trace/model.js';
 import type { Db } from './database.js';
-import type { AnalysisRecord, EvaluationSummaryRecord, TraceSummary } from './records.js';
+import type {
+  AnalysisRecord,
+  EvaluationSummaryRecord,
+  HistoryEntry,
+  TraceSummary,
+  UserLabel,
+} from './records.js';
 
-export type { AnalysisRecord, EvaluationSummaryRecord, TraceSummary } from './records.js';
+export type {
+  AnalysisRecord,
+  EvaluationSummaryRecord,
+  HistoryEntry,
+  TraceSummary,
+  UserLabel,
+} from './records.js';
 
 interface TraceRow {
   id: string;
@@ -18,6 +30,25 @@ interface TraceRow {
   steps: number;
   created_at: string;
   trace_json: string;
+  user_label_json: string | null;
+}
+
+/** The name an upload without a file name gets. */
+export const PASTED = 'pasted trace';
+
+const toSummary = (row: Omit<TraceRow, 'trace_json' | 'user_label_json'>): TraceSummary => ({
+  id: row.id,
+  name: row.name,
+  format: row.format,
+  steps: row.steps,
+  createdAt: row.created_at,
+});
+
+/** A person's mark wins over the file's labels; undefined when there is neither. */
+function labelOf(fileLabels: string | null, userLabel: string | null): TraceLabels | undefined {
+  if (userLabel) return { ...(JSON.parse(userLabel) as UserLabel), byUser: true };
+  const labels = fileLabels ? (JSON.parse(fileLabels) as TraceLabels | null) : null;
+  return labels ?? undefined;
 }
 
 interface AnalysisRow {
@@ -46,22 +77,24 @@ const toAnalysis = (row: AnalysisRow): AnalysisRecord => ({
 export class Repository {
   constructor(private readonly db: Db) {}
 
-  /** Stores a trace; the same content uploaded again returns the existing id. */
+  /**
+   * Stores a trace; the same content uploaded again (under any name) returns the existing entry,
+   * renamed when it had only the placeholder name of a paste.
+   */
   saveTrace(trace: Trace, name: string): TraceSummary {
     const hash = traceHash(trace);
     const existing = this.db
       .prepare(
-        'SELECT id, name, format, steps, created_at FROM traces WHERE content_hash = ? AND name = ?',
+        'SELECT id, name, format, steps, created_at FROM traces WHERE content_hash = ? ORDER BY created_at LIMIT 1',
       )
-      .get(hash, name) as TraceRow | undefined;
-    if (existing)
-      return {
-        id: existing.id,
-        name: existing.name,
-        format: existing.format,
-        steps: existing.steps,
-        createdAt: existing.created_at,
-      };
+      .get(hash) as TraceRow | undefined;
+    if (existing) {
+      if (existing.name === PASTED && name !== PASTED) {
+        this.db.prepare('UPDATE traces SET name = ? WHERE id = ?').run(name, existing.id);
+        existing.name = name;
+      }
+      return toSummary(existing);
+    }
     const summary: TraceSummary = {
       id: randomUUID(),
       name,
@@ -91,19 +124,90 @@ export class Repository {
         'SELECT id, name, format, steps, created_at FROM traces ORDER BY created_at DESC LIMIT ?',
       )
       .all(limit) as TraceRow[];
-    return rows.map((row) => ({
-      id: row.id,
-      name: row.name,
-      format: row.format,
-      steps: row.steps,
-      createdAt: row.created_at,
-    }));
+    return rows.map(toSummary);
+  }
+
+  /**
+   * The History table: every stored trace, newest first, with its label (the person's mark over
+   * the file's) and its latest analysis.
+   */
+  listHistory(limit = 500): HistoryEntry[] {
+    const rows = this.db
+      .prepare(
+        `SELECT traces.id, traces.name, traces.format, traces.steps, traces.created_at,
+                traces.user_label_json,
+                json_extract(traces.trace_json, '$.labels') AS labels_json,
+                latest.id AS analysis_id, latest.method, latest.model, latest.result_json
+           FROM traces
+           LEFT JOIN analyses AS latest ON latest.id = (
+             SELECT id FROM analyses WHERE trace_id = traces.id ORDER BY created_at DESC LIMIT 1)
+          ORDER BY traces.created_at DESC LIMIT ?`,
+      )
+      .all(limit) as (TraceRow & {
+      user_label_json: string | null;
+      labels_json: string | null;
+      analysis_id: string | null;
+      method: string | null;
+      model: string | null;
+      result_json: string | null;
+    })[];
+    return rows.map((row) => {
+      const result = row.result_json ? (JSON.parse(row.result_json) as Attribution) : null;
+      return {
+        ...toSummary(row),
+        label: labelOf(row.labels_json, row.user_label_json) ?? null,
+        latest:
+          row.analysis_id && result
+            ? {
+                id: row.analysis_id,
+                method: row.method ?? result.method,
+                model: row.model,
+                agent: result.agent,
+                step: result.step,
+              }
+            : null,
+      };
+    });
   }
 
   getTrace(id: string): Trace | undefined {
-    const row = this.db.prepare('SELECT trace_json FROM traces WHERE id = ?').get(id) as
-      Pick<TraceRow, 'trace_json'> | undefined;
-    return row ? (JSON.parse(row.trace_json) as Trace) : undefined;
+    const row = this.db
+      .prepare('SELECT trace_json, user_label_json FROM traces WHERE id = ?')
+      .get(id) as Pick<TraceRow, 'trace_json' | 'user_label_json'> | undefined;
+    if (!row) return undefined;
+    const trace = JSON.parse(row.trace_json) as Trace;
+    const labels = labelOf(JSON.stringify(trace.labels ?? null), row.user_label_json);
+    return labels ? { ...trace, labels } : trace;
+  }
+
+  /**
+   * Sets (or with `null` clears) the label a person gave a trace; returns false when there is no
+   * such trace. The file's own labels stay stored and come back when the mark is cleared.
+   */
+  setUserLabel(id: string, label: UserLabel | null): boolean {
+    const changed = this.db
+      .prepare('UPDATE traces SET user_label_json = ? WHERE id = ?')
+      .run(label ? JSON.stringify(label) : null, id).changes;
+    return changed > 0;
+  }
+
+  /** Deletes a trace and its analyses; returns false when there was none. */
+  deleteTrace(id: string): boolean {
+    return this.db.prepare('DELETE FROM traces WHERE id = ?').run(id).changes > 0;
+  }
+
+  /** Every stored trace that carries a label (a person's or the file's), for training. */
+  labelledTraces(): Trace[] {
+    const rows = this.db
+      .prepare(
+        `SELECT id FROM traces
+          WHERE user_label_json IS NOT NULL OR json_extract(trace_json, '$.labels') IS NOT NULL
+          ORDER BY created_at`,
+      )
+      .all() as Pick<TraceRow, 'id'>[];
+    return rows
+      .map((row) => this.getTrace(row.id))
+      .filter((trace): trace is Trace => trace?.labels !== undefined);
   }
 
   /** Stores a finished analysis in one transaction. */

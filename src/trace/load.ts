@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { TraceFormatError } from '../errors.js';
 import { idFromFile, isObject, type ImportContext } from './format.js';
 import type { Trace } from './model.js';
-import { readRawInput, rawInputFromText, type RawInput } from './read-input.js';
+import { rawInputFromBytes, rawInputFromText, readRawInput, type RawInput } from './read-input.js';
 import { detectFormat, getFormat, listFormats } from './registry.js';
 
 /** Options shared by the loaders. */
@@ -87,6 +87,15 @@ export async function importTraceText(
   options: LoadOptions = {},
 ): Promise<Trace[]> {
   return importRawInput(rawInputFromText(text, file), { file, id: idFromFile(file) }, options);
+}
+
+/** Parses an uploaded file's bytes: JSON, JSON Lines or an AG2 SQLite database (`logs.db`). */
+export async function importTraceBytes(
+  bytes: Uint8Array,
+  file: string,
+  options: LoadOptions = {},
+): Promise<Trace[]> {
+  return importRawInput(rawInputFromBytes(bytes, file), { file, id: idFromFile(file) }, options);
 }
 
 /** Reads every trace in one file. */

@@ -64,6 +64,8 @@ export interface TraceLabels {
   faults?: { agent: string; mode: string }[];
   /** MAST failure modes present in the run as a whole (mast.ts), when the source labels them. */
   modes?: string[];
+  /** True when a person set this label on the page, rather than the file carrying it. */
+  byUser?: boolean;
 }
 
 /** The outcome of the run when the source says it. */
