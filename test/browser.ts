@@ -1,6 +1,8 @@
 /** Headless Chromium for page tests: Debian's chromium driven by playwright-core (no browser download). */
-import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { ROOT } from './paths.js';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -28,4 +30,13 @@ export function launchBrowser(): Promise<Browser> {
       '--disable-sync',
     ],
   });
+}
+
+/** Where page tests leave their screenshots (`.ci/run` prints it; CI keeps it as an artefact). */
+export const SCREENSHOTS = join(ROOT, 'test-results/page');
+
+/** Saves a full-page screenshot named `name`.png in SCREENSHOTS. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: false });
 }

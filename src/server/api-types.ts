@@ -29,6 +29,18 @@ export interface MethodsResponse {
   formats: { name: string; description: string }[];
 }
 
+/** An example run the page offers. */
+export interface Example {
+  name: string;
+  title: string;
+  description: string;
+}
+
+/** `GET /api/examples`. */
+export interface ExamplesResponse {
+  examples: Example[];
+}
+
 /** One trace stored by an upload. */
 export interface UploadedTrace extends TraceSummary {
   agents: AgentInfo[];

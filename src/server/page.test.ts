@@ -1,22 +1,45 @@
 /**
- * The page in real headless Chromium against a real server: upload a Who&When trace, run the
- * offline method, find the highlighted step; and a hostile trace that must render inert.
+ * The page in real headless Chromium against a real server: loading, attributing, navigating a
+ * run (URLs, timeline, keys), labels, recorded errors, uploads of every kind, history, a phone
+ * screen, accessibility (axe-core), and a hostile trace that must render inert. Screenshots go to
+ * test-results/page.
  */
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { Browser } from 'playwright-core';
-import { browserUnavailable, launchBrowser } from '../../test/browser.js';
-import { HAS_SHARED_DATA, ROOT, WHO_AND_WHEN } from '../../test/paths.js';
+import type { Browser, Page } from 'playwright-core';
+import { browserUnavailable, launchBrowser, screenshot } from '../../test/browser.js';
+import { FIXTURES, ROOT } from '../../test/paths.js';
 import { DEFAULT_WEB_ROOT } from './app.js';
 import { startServer } from './serve.js';
 
 const skip =
   browserUnavailable() ||
   (existsSync(DEFAULT_WEB_ROOT) ? false : `${DEFAULT_WEB_ROOT} missing: run npm run build`);
+
+const HC_6 = join(ROOT, 'examples/who-and-when-hc-6.json');
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** Values read in the page; typed by hand (the tests compile without the DOM library). */
+const inPage = <Result>(page: Page, expression: string) => page.evaluate<Result>(expression);
+
+/** axe-core's serious and critical violations on the page as it is. */
+async function seriousViolations(page: Page): Promise<string[]> {
+  await page.evaluate(AXE);
+  const violations = await inPage<{ id: string; impact: string; nodes: number; target: string }[]>(
+    page,
+    `axe.run(document, { runOnly: ['wcag2a', 'wcag2aa', 'best-practice'] }).then((result) =>
+       result.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length,
+         target: String(v.nodes[0] && v.nodes[0].target) })))`,
+  );
+  return violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => `${violation.id} (${violation.nodes} nodes, e.g. ${violation.target})`);
+}
 
 describe('web page in Chromium', { skip }, () => {
   let home = '';
@@ -34,47 +57,237 @@ describe('web page in Chromium', { skip }, () => {
     await rm(home, { recursive: true, force: true });
   });
 
-  it('uploads a Who&When trace, runs the offline method and highlights the blamed step', async () => {
-    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  /** Opens the page, loads `file` and attributes it; returns the verdict's step. */
+  async function attribute(page: Page, file: string): Promise<number> {
     await page.goto(server.state.url);
-    const trace = HAS_SHARED_DATA
-      ? join(WHO_AND_WHEN, 'Hand-Crafted/8.json')
-      : join(ROOT, 'examples/who-and-when-hc-6.json');
-    await page.setInputFiles('#file', trace);
+    await page.setInputFiles('#file', file);
+    await page.waitForURL(/\/traces\//);
     await page.waitForSelector('article.step');
     await page.click('#run');
+    await page.waitForURL(/\/analyses\//);
     const blamed = page.locator('article.step.blamed');
     await blamed.waitFor();
-    assert.equal(await blamed.count(), 1);
-    const step = Number(await blamed.getAttribute('data-step'));
+    return Number(await blamed.getAttribute('data-step'));
+  }
+
+  it('attributes a trace, keeps the verdict at its own URL through reload, back and forward', async () => {
+    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    const step = await attribute(page, HC_6);
     assert.match(
       (await page.locator('#result .verdict').textContent()) ?? '',
       new RegExp(`step ${step}`),
     );
-    assert.ok(await blamed.isVisible());
-    const box = await blamed.boundingBox();
-    assert.ok(box && box.y >= 0 && box.y < 900, 'scrolled into view');
+    const box = await page.locator('article.step.blamed').boundingBox();
+    assert.ok(box && box.y >= 0 && box.y < 900, 'the blamed step is scrolled into view');
     assert.ok((await page.locator('#result .candidates li').count()) >= 1);
+    await screenshot(page, 'analysis');
+    const url = page.url();
+
+    await page.reload();
+    await page.locator('article.step.blamed').waitFor();
+    assert.equal(Number(await page.locator('article.step.blamed').getAttribute('data-step')), step);
+
+    await page.goBack();
+    await page.waitForURL(/\/traces\//);
+    await page.locator('#result .verdict').waitFor({ state: 'detached' });
+    assert.equal(await page.locator('article.step.blamed').count(), 0);
+    await page.goForward();
+    await page.waitForURL(url);
+    await page.locator('article.step.blamed').waitFor();
+
+    // A link works elsewhere: a second browser context opening it sees the same analysis.
+    const other = await browser.newContext();
+    const shared = await other.newPage();
+    await shared.goto(url);
+    await shared.locator('article.step.blamed').waitFor();
+    assert.equal(
+      await shared.locator('#result .verdict').textContent(),
+      await page.locator('#result .verdict').textContent(),
+    );
+    await other.close();
     await page.close();
+  });
+
+  it('navigates a run: timeline marks, keys, agent filter and search; label match is shown', async () => {
+    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    const verdict = await attribute(page, HC_6);
+    // The example is labelled: the panel says whether the verdict agrees.
+    assert.equal(await page.locator('#result .match').count(), 2);
+    await page.keyboard.press('l');
+    assert.equal(await page.locator('article.step.focused').getAttribute('data-step'), '5');
+    assert.equal(
+      await page.locator('article.step.blamed').getAttribute('data-step'),
+      String(verdict),
+      'inspecting another step leaves the verdict marked',
+    );
+    await page.keyboard.press('j');
+    assert.equal(await page.locator('article.step.focused').getAttribute('data-step'), '6');
+    await page.keyboard.press('v');
+    assert.equal(
+      await page.locator('article.step.focused').getAttribute('data-step'),
+      String(verdict),
+    );
+    await page.keyboard.press('k');
+    await page.click('.timeline-marks .mark.verdict');
+    assert.equal(
+      await page.locator('article.step.focused').getAttribute('data-step'),
+      String(verdict),
+    );
+
+    await page.selectOption('#agent-filter', 'WebSurfer');
+    const visibleAgents = await page
+      .locator('article.step:visible .step-head .agent')
+      .allTextContents();
+    assert.ok(visibleAgents.length > 0 && visibleAgents.every((agent) => agent === 'WebSurfer'));
+    await page.selectOption('#agent-filter', '');
+
+    await page.keyboard.press('/');
+    await page.keyboard.type('Mission Bay');
+    assert.match((await page.locator('#search-count').textContent()) ?? '', /^\d+ steps?$/);
+    await page.keyboard.press('Enter');
+    assert.match((await page.locator('#search-count').textContent()) ?? '', /^1 of \d+$/);
+    const found = page.locator('article.step.focused');
+    assert.match((await found.textContent()) ?? '', /Mission Bay/i);
+    await page.close();
+  });
+
+  it('marks recorded errors, unfolds them and reaches them with n', async () => {
+    const trace = {
+      question: 'What is 6 x 7?',
+      ground_truth: '42',
+      history: [
+        { role: 'user', name: 'user', content: 'What is 6 x 7?' },
+        { role: 'assistant', name: 'Coder', content: '```python\nprint(6 * 8)\n```' },
+        {
+          role: 'user',
+          name: 'Computer_terminal',
+          content: 'exitcode: 1 (execution failed)\nCode output: NameError\nline 2\nline 3',
+        },
+        { role: 'assistant', name: 'Coder', content: 'The answer is 48. TERMINATE' },
+      ],
+    };
+    const file = join(home, 'errors.json');
+    await writeFile(file, JSON.stringify(trace));
+    const page = await browser.newPage();
+    await page.goto(server.state.url);
+    await page.setInputFiles('#file', file);
+    await page.waitForSelector('article.step');
+    const marked = page.locator('article.step.has-error');
+    assert.equal(await marked.count(), 1);
+    assert.equal(await marked.locator('.badge.error').textContent(), 'error');
+    assert.equal(await marked.locator('details.tool-output').getAttribute('open'), '');
+    assert.equal(await page.locator('.timeline-errors span').count(), 1);
+    await page.keyboard.press('n');
+    assert.equal(await page.locator('article.step.focused').getAttribute('data-step'), '2');
+    await page.close();
+  });
+
+  it('reads an AG2 logs.db and several files at once, and clears the screen after a failed upload', async () => {
+    const page = await browser.newPage();
+    await page.goto(server.state.url);
+    await page.setInputFiles('#file', [
+      join(FIXTURES, 'formats/ag2-runtime-logging.db'),
+      join(FIXTURES, 'formats/crewai-events.jsonl'),
+    ]);
+    await page.waitForSelector('article.step');
+    assert.match(
+      (await page.locator('#conversation .trace-header').textContent()) ?? '',
+      /ag2-sqlite/,
+    );
+    assert.match((await page.locator('#status').textContent()) ?? '', /2 traces loaded/);
+
+    const bad = join(home, 'bad.json');
+    await writeFile(bad, '{"foo": 1}');
+    await page.setInputFiles('#file', bad);
+    await page.locator('#status.error').waitFor();
+    assert.match(
+      (await page.locator('#status').textContent()) ?? '',
+      /bad\.json.*choose one under/,
+    );
+    assert.doesNotMatch((await page.locator('#status').textContent()) ?? '', /--format/);
+    assert.equal(await page.locator('article.step').count(), 0, 'no stale trace');
+    await page.close();
+  });
+
+  it('stores a label a person sets, and lists traces once in History with filter and delete', async () => {
+    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    await attribute(page, HC_6);
+    await page.click('.teach-box summary');
+    await page.fill('#teach-step', '3');
+    await page.dispatchEvent('#teach-step', 'change');
+    await page.click('.teach button:has-text("Save as label")');
+    await page.locator('#result .label:has-text("Your label")').waitFor();
+    await page.reload();
+    await page.locator('#result .label:has-text("Your label")').waitFor();
+    assert.equal(await page.locator('article.step.labelled').getAttribute('data-step'), '3');
+
+    await page.click('nav a[data-tab="history"]');
+    await page.waitForURL(/\/history$/);
+    const rows = page.locator('#history tbody tr');
+    await rows.first().waitFor();
+    const hc6Rows = page.locator('#history tbody tr', { hasText: 'who-and-when-hc-6.json' });
+    assert.equal(await hc6Rows.count(), 1, 'one row per content');
+    assert.match((await hc6Rows.textContent()) ?? '', /\(yours\)/);
+    await screenshot(page, 'history');
+    const total = await rows.count();
+    await page.fill('#history-filter', 'crewai');
+    assert.ok((await page.locator('#history tbody tr:visible').count()) < total);
+    await page.fill('#history-filter', '');
+    await hc6Rows.locator('button:has-text("Delete")').click();
+    await page.waitForFunction(
+      `document.querySelectorAll('#history tbody tr').length === ${total - 1}`,
+    );
+    await page.close();
+  });
+
+  it('reaches the verdict of a 2,000-step run with one key', async () => {
+    const history = Array.from({ length: 2000 }, (_, index) => ({
+      role: 'assistant',
+      name: `Agent_${index % 4}`,
+      content: `Step ${index}: ${'working on the task and reporting figures. '.repeat(4)}`,
+    }));
+    const file = join(home, 'long.json');
+    await writeFile(file, JSON.stringify({ question: 'Long run', history }));
+    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    const verdict = await attribute(page, file);
+    await page.keyboard.press('Home');
+    await page.keyboard.press('v');
+    const focused = page.locator('article.step.focused');
+    assert.equal(await focused.getAttribute('data-step'), String(verdict));
+    assert.ok(await focused.isVisible());
+    await page.close();
+  });
+
+  it('has no serious accessibility violations on the main views (axe-core)', async () => {
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(server.state.url);
+    await page.locator('.examples button').first().waitFor();
+    const found: Record<string, string[]> = { start: await seriousViolations(page) };
+    await attribute(page, HC_6);
+    found.analysis = await seriousViolations(page);
+    await page.click('nav a[data-tab="history"]');
+    await page.locator('#history table').waitFor();
+    found.history = await seriousViolations(page);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.goBack();
+    await page.locator('article.step.blamed').waitFor();
+    found['analysis, dark'] = await seriousViolations(page);
+    await screenshot(page, 'analysis-dark');
+    assert.deepEqual(found, { start: [], analysis: [], history: [], 'analysis, dark': [] });
+    await context.close();
   });
 
   it('fits a 390-pixel phone: nothing wider than the screen, the verdict reachable', async () => {
     const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
-    await page.goto(server.state.url);
-    await page.setInputFiles('#file', join(ROOT, 'examples/who-and-when-hc-6.json'));
-    await page.waitForSelector('article.step');
-    await page.click('#run');
+    await attribute(page, HC_6);
     await page.locator('#result .verdict').waitFor();
-    // Evaluated in the page; typed by hand (the tests compile without the DOM library).
-    const width = await page.evaluate(
-      () =>
-        (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } })
-          .document.documentElement.scrollWidth,
-    );
+    const width = await inPage<number>(page, 'document.documentElement.scrollWidth');
     assert.ok(width <= 390, `the page is ${width} px wide`);
     const verdict = await page.locator('#result .verdict').boundingBox();
     const conversation = await page.locator('#conversation').boundingBox();
     assert.ok(verdict && conversation && verdict.y < conversation.y, 'the verdict comes first');
+    await screenshot(page, 'phone');
     await page.close();
   });
 
@@ -103,10 +316,7 @@ describe('web page in Chromium', { skip }, () => {
     await page.waitForSelector('article.step');
     await page.click('#run');
     await page.waitForSelector('#result .reason');
-    assert.equal(
-      await page.evaluate(() => (globalThis as unknown as { __pwned?: number }).__pwned),
-      undefined,
-    );
+    assert.equal(await inPage<number | undefined>(page, 'window.__pwned'), undefined);
     assert.deepEqual(dialogs, []);
     assert.equal(await page.locator('#conversation img, #result img').count(), 0);
     assert.match(

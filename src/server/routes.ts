@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { getMethod, listMethods } from '../attribution/registry.js';
 import { providerNames } from '../llm/provider-catalog.js';
 import { agentCorrect, stepCorrect } from '../eval/metrics.js';
+import { EXAMPLES, readExample } from './examples.js';
 import { PASTED, type HistoryEntry, type Repository } from '../store/repository.js';
 import { importTraceBytes } from '../trace/load.js';
 import { listFormats } from '../trace/registry.js';
@@ -16,6 +17,7 @@ import type {
   AnalysesResponse,
   AnalysisResponse,
   EvaluationsResponse,
+  ExamplesResponse,
   HistoryRow,
   MethodsResponse,
   TraceResponse,
@@ -83,6 +85,22 @@ async function jsonBody(request: Request): Promise<unknown> {
 export function apiRoutes(repository: Repository): Hono {
   const api = new Hono();
 
+  /** Imports a file's bytes and stores every trace in it. */
+  async function store(
+    bytes: Uint8Array,
+    name: string,
+    format: string | undefined,
+  ): Promise<UploadResponse> {
+    const traces = await importTraceBytes(bytes, name, format ? { format } : {});
+    return {
+      traces: traces.map((trace) => ({
+        ...repository.saveTrace(trace, traces.length > 1 ? `${name} (${trace.id})` : name),
+        agents: trace.agents,
+        labels: trace.labels ?? null,
+      })),
+    };
+  }
+
   api.get('/health', (context) => context.json({ ok: true }));
 
   api.get('/methods', (context) =>
@@ -104,13 +122,20 @@ export function apiRoutes(repository: Repository): Hono {
       });
     const name = traceName(context.req.query('name') ?? context.req.header('x-trace-name'));
     const format = context.req.query('format');
-    const traces = await importTraceBytes(bytes, name, format ? { format } : {});
-    const saved = traces.map((trace) => ({
-      ...repository.saveTrace(trace, traces.length > 1 ? `${name} (${trace.id})` : name),
-      agents: trace.agents,
-      labels: trace.labels ?? null,
-    }));
-    return context.json({ traces: saved } satisfies UploadResponse, 201);
+    return context.json(await store(bytes, name, format), 201);
+  });
+
+  api.get('/examples', (context) =>
+    context.json({
+      examples: EXAMPLES.map(({ name, title, description }) => ({ name, title, description })),
+    } satisfies ExamplesResponse),
+  );
+
+  api.post('/examples/:name', async (context) => {
+    const example = await readExample(context.req.param('name'));
+    if (!example)
+      throw new HTTPException(404, { message: `no example ${context.req.param('name')}` });
+    return context.json(await store(example.bytes, example.file, undefined), 201);
   });
 
   api.get('/traces', (context) =>

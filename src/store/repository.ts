@@ -253,10 +253,13 @@ export class Repository {
     return rows.map((row) => ({ ...toAnalysis(row), traceName: row.trace_name }));
   }
 
-  getAnalysis(id: string): AnalysisRecord | undefined {
-    const row = this.db.prepare('SELECT * FROM analyses WHERE id = ?').get(id) as
-      AnalysisRow | undefined;
-    return row ? toAnalysis(row) : undefined;
+  getAnalysis(id: string): (AnalysisRecord & { traceName: string }) | undefined {
+    const row = this.db
+      .prepare(
+        'SELECT analyses.*, traces.name AS trace_name FROM analyses JOIN traces ON traces.id = analyses.trace_id WHERE analyses.id = ?',
+      )
+      .get(id) as (AnalysisRow & { trace_name: string }) | undefined;
+    return row ? { ...toAnalysis(row), traceName: row.trace_name } : undefined;
   }
 
   saveEvaluation(

@@ -8,8 +8,10 @@ import type {
   ErrorResponse,
   EvaluationResponse,
   EvaluationsResponse,
+  ExamplesResponse,
   MethodsResponse,
   TraceResponse,
+  TracesResponse,
   UploadResponse,
 } from '../../src/server/api-types.js';
 
@@ -18,7 +20,10 @@ export type {
   Attribution,
   Estimate,
   EvaluationSummary,
+  Example,
+  HistoryRow,
   Step,
+  SummaryRow,
   Trace,
 } from '../../src/server/api-types.js';
 
@@ -31,12 +36,30 @@ async function call<Result>(path: string, init?: RequestInit): Promise<Result> {
 
 export const api = {
   methods: () => call<MethodsResponse>('/api/methods'),
-  upload: (text: string | Blob, name: string) =>
-    call<UploadResponse>(`/api/traces?name=${encodeURIComponent(name)}`, {
-      method: 'POST',
-      body: text,
-    }),
+  upload: (text: string | Blob, name: string, format = '') =>
+    call<UploadResponse>(
+      `/api/traces?name=${encodeURIComponent(name)}${format ? `&format=${encodeURIComponent(format)}` : ''}`,
+      {
+        method: 'POST',
+        body: text,
+      },
+    ),
   trace: (id: string) => call<TraceResponse>(`/api/traces/${encodeURIComponent(id)}`),
+  history: () => call<TracesResponse>('/api/traces'),
+  remove: (id: string) =>
+    call<{ deleted: boolean }>(`/api/traces/${encodeURIComponent(id)}`, { method: 'DELETE' }),
+  setLabel: (id: string, label: { agent: string; step: number } | null) =>
+    call<TraceResponse>(`/api/traces/${encodeURIComponent(id)}/label`, {
+      method: label ? 'PUT' : 'DELETE',
+      headers: { 'content-type': 'application/json' },
+      ...(label ? { body: JSON.stringify(label) } : {}),
+    }),
+  analysis: (id: string) => call<AnalysisResponse>(`/api/analyses/${encodeURIComponent(id)}`),
+  analysesOf: (traceId: string) =>
+    call<AnalysesResponse>(`/api/analyses?trace=${encodeURIComponent(traceId)}`),
+  examples: () => call<ExamplesResponse>('/api/examples'),
+  loadExample: (name: string) =>
+    call<UploadResponse>(`/api/examples/${encodeURIComponent(name)}`, { method: 'POST' }),
   analyse: (
     traceId: string,
     request: { method: string; model?: string; useGroundTruth: boolean },

@@ -23,14 +23,6 @@ export function element<Tag extends keyof HTMLElementTagNameMap>(
   return node;
 }
 
-/** A stable colour per agent name, so an agent looks the same everywhere. */
-export function agentColour(name: string): string {
-  let hash = 0;
-  for (let index = 0; index < name.length; index += 1)
-    hash = (hash * 31 + name.charCodeAt(index)) >>> 0;
-  return `hsl(${hash % 360} 55% 38%)`;
-}
-
 /** Percent text of a probability. */
 export const percent = (value: number | undefined) =>
   value === undefined ? '' : `${(value * 100).toFixed(0)}%`;

@@ -1,50 +1,328 @@
-/** Wires the page: loading traces, running analyses, history and evaluations. */
+/**
+ * Wires the page: routes (every trace and analysis has its own URL), loading traces, running
+ * analyses, navigating a run (timeline, agent filter, search, keyboard), teaching labels, history
+ * and evaluations.
+ */
 import { api, type Analysis, type Trace } from './api.js';
-import { element } from './dom.js';
+import { agentPalette } from './colours.js';
 import {
-  highlight,
+  filterConversation,
+  markStep,
   renderConversation,
-  renderEvaluation,
-  renderHistory,
-  renderResult,
-} from './views.js';
+  type ConversationView,
+} from './conversation.js';
+import { element } from './dom.js';
+import { renderEvaluation } from './evaluations.js';
+import { evidenceQuotes, rangesOf, setHighlight } from './highlights.js';
+import { renderHistory } from './history.js';
+import { renderTimeline, type TimelineMark, type TimelineView } from './timeline.js';
+import { renderVerdict } from './verdict.js';
+import { forPage } from './wording.js';
 import './style.css';
 
 const byId = <Kind extends HTMLElement>(id: string) => document.getElementById(id) as Kind;
 const status = byId<HTMLParagraphElement>('status');
 const conversation = byId<HTMLDivElement>('conversation');
+const overview = byId<HTMLDivElement>('overview');
 const resultPanel = byId<HTMLElement>('result');
 const methodSelect = byId<HTMLSelectElement>('method');
+const formatSelect = byId<HTMLSelectElement>('format');
 const modelRow = byId<HTMLLabelElement>('model-row');
 const modelInput = byId<HTMLInputElement>('model');
 const groundTruth = byId<HTMLInputElement>('ground-truth');
 const runButton = byId<HTMLButtonElement>('run');
+const agentFilter = byId<HTMLSelectElement>('agent-filter');
+const searchInput = byId<HTMLInputElement>('search');
+const searchCount = byId<HTMLSpanElement>('search-count');
 
-let current: { id: string; trace: Trace; steps: Map<number, HTMLElement> } | undefined;
+/** The trace on screen and what the reader is doing with it. */
+interface OpenTrace {
+  id: string;
+  trace: Trace;
+  view: ConversationView;
+  timeline: TimelineView;
+  analysis: Analysis | null;
+  /** Every analysis of this trace, newest first (compare). */
+  siblings: Analysis[];
+  cursor: number | null;
+  matches: number[];
+  match: number;
+}
+let current: OpenTrace | undefined;
 
-function say(message: string, kind: 'info' | 'error' = 'info'): void {
-  status.textContent = message;
+const message = (error: unknown) => forPage(error instanceof Error ? error.message : String(error));
+
+function say(text: string, kind: 'info' | 'error' = 'info'): void {
+  status.textContent = text;
   status.className = kind;
 }
 
-async function showTrace(id: string): Promise<void> {
-  const { trace } = await api.trace(id);
-  current = { id, trace, steps: renderConversation(conversation, trace) };
-  resultPanel.replaceChildren();
-  runButton.disabled = false;
+// ---------------------------------------------------------------- routes
+
+type Route =
+  | { tab: 'analyse'; traceId?: string; analysisId?: string }
+  | { tab: 'history' }
+  | { tab: 'evaluations'; id?: string };
+
+function parseRoute(path: string): Route {
+  const [, first, second] = path.split('/').map(decodeURIComponent);
+  if (first === 'traces' && second) return { tab: 'analyse', traceId: second };
+  if (first === 'analyses' && second) return { tab: 'analyse', analysisId: second };
+  if (first === 'history') return { tab: 'history' };
+  if (first === 'evaluations')
+    return second ? { tab: 'evaluations', id: second } : { tab: 'evaluations' };
+  return { tab: 'analyse' };
 }
 
-async function upload(body: string | Blob, name: string): Promise<void> {
-  say(`Reading ${name}…`);
-  try {
-    const { traces } = await api.upload(body, name);
-    await showTrace(traces[0]!.id);
-    say(
-      `Loaded ${traces[0]!.name}: ${traces[0]!.steps} steps${traces.length > 1 ? ` (first of ${traces.length} traces)` : ''}.`,
-    );
-  } catch (error) {
-    say(error instanceof Error ? error.message : String(error), 'error');
+/** Goes to `path` (a new history entry unless `replace`) and shows it. */
+async function navigate(path: string, replace = false): Promise<void> {
+  if (path !== location.pathname) {
+    if (replace) history.replaceState(null, '', path);
+    else history.pushState(null, '', path);
   }
+  await show(parseRoute(path));
+}
+
+function switchTab(name: Route['tab']): void {
+  for (const link of document.querySelectorAll<HTMLAnchorElement>('nav a')) {
+    const active = link.dataset.tab === name;
+    link.classList.toggle('active', active);
+    if (active) link.setAttribute('aria-current', 'page');
+    else link.removeAttribute('aria-current');
+  }
+  for (const section of document.querySelectorAll<HTMLElement>('.tab'))
+    section.hidden = section.id !== `tab-${name}`;
+}
+
+async function show(route: Route): Promise<void> {
+  switchTab(route.tab);
+  try {
+    if (route.tab === 'history') return await showHistory();
+    if (route.tab === 'evaluations') return await showEvaluations(route.id);
+    if (route.analysisId) {
+      const { analysis } = await api.analysis(route.analysisId);
+      await openTrace(analysis.traceId);
+      await showAnalysis(analysis);
+    } else if (route.traceId) {
+      await openTrace(route.traceId);
+      await showAnalysis(null);
+    } else {
+      await showStart();
+    }
+  } catch (error) {
+    if (route.tab === 'analyse') clearAnalyse();
+    say(message(error), 'error');
+  }
+}
+
+// ---------------------------------------------------------------- the analyse view
+
+/** Removes the trace and verdict from the screen, so nothing stale stays after an error. */
+function clearAnalyse(): void {
+  current = undefined;
+  conversation.replaceChildren();
+  resultPanel.replaceChildren();
+  overview.hidden = true;
+  runButton.disabled = true;
+  setHighlight('evidence', []);
+  setHighlight('search', []);
+}
+
+async function showStart(): Promise<void> {
+  clearAnalyse();
+  const { examples } = await api.examples();
+  const list = element('ul', { class: 'examples' });
+  for (const example of examples) {
+    const button = element('button', { type: 'button' }, example.title);
+    button.addEventListener('click', () => {
+      say(`Loading ${example.title}…`);
+      void api
+        .loadExample(example.name)
+        .then(({ traces }) => navigate(`/traces/${traces[0]!.id}`))
+        .then(() => say(`Loaded ${example.title}. Press Attribute.`))
+        .catch((error: unknown) => say(message(error), 'error'));
+    });
+    list.append(element('li', {}, button, element('span', { class: 'meta' }, example.description)));
+  }
+  resultPanel.append(
+    element('h2', {}, 'Attribution'),
+    element(
+      'p',
+      { class: 'meta' },
+      'Load a run that went wrong, then press Attribute: faultline names the agent and the step that caused the failure, and what kind of failure it was.',
+    ),
+  );
+  conversation.append(
+    element('h2', {}, 'Start with an example'),
+    element(
+      'p',
+      { class: 'meta' },
+      'Or drop your own run (any supported format, several files at once, AG2 logs.db included).',
+    ),
+    list,
+  );
+  say('Load a trace to begin.');
+}
+
+/** Shows trace `id` (kept when it is already on screen). */
+async function openTrace(id: string): Promise<void> {
+  if (current?.id === id) return;
+  const { trace } = await api.trace(id);
+  renderTrace(id, trace);
+}
+
+function renderTrace(id: string, trace: Trace): void {
+  const colourOf = agentPalette(trace.steps.map((step) => step.agent));
+  const view = renderConversation(conversation, trace, colourOf);
+  const timeline = renderTimeline(byId('timeline'), trace, colourOf, view.errors, (step) =>
+    openStep(step),
+  );
+  agentFilter.replaceChildren(element('option', { value: '' }, 'all agents'));
+  for (const agent of trace.agents)
+    agentFilter.append(element('option', { value: agent.name }, `${agent.name} (${agent.steps})`));
+  searchInput.value = '';
+  searchCount.textContent = '';
+  overview.hidden = false;
+  current = {
+    id,
+    trace,
+    view,
+    timeline,
+    analysis: null,
+    siblings: [],
+    cursor: null,
+    matches: [],
+    match: -1,
+  };
+  runButton.disabled = false;
+  conversation.scrollTop = 0;
+}
+
+/** Shows the verdict (or none) for the open trace, with the other analyses of the trace. */
+async function showAnalysis(analysis: Analysis | null): Promise<void> {
+  if (!current) return;
+  const open = current;
+  open.analysis = analysis;
+  open.siblings = (await api.analysesOf(open.id)).analyses;
+  renderPanel();
+  markStep(open.view, 'blamed', analysis?.result.step ?? null);
+  const verdictStep = analysis?.result.step ?? null;
+  if (verdictStep !== null) openStep(verdictStep);
+  else if (open.trace.labels?.step !== undefined) markStep(open.view, 'focused', null);
+  highlightEvidence();
+}
+
+function renderPanel(): void {
+  if (!current) return;
+  const open = current;
+  const name = open.analysis?.traceName ?? open.siblings[0]?.traceName ?? open.trace.id;
+  renderVerdict(resultPanel, open.trace, name, open.analysis, open.siblings, {
+    open: openStep,
+    navigate: (path) => void navigate(path),
+    teach: teach,
+  });
+  open.timeline.setMarks(timelineMarks(open));
+}
+
+function timelineMarks(open: OpenTrace): TimelineMark[] {
+  const marks: TimelineMark[] = [];
+  for (const other of open.siblings)
+    if (other.id !== open.analysis?.id && other.result.step !== null)
+      marks.push({
+        step: other.result.step,
+        kind: 'other',
+        title: `${other.method}: ${other.result.agent} at step ${other.result.step}`,
+        text: other.method.slice(0, 1).toUpperCase(),
+      });
+  const result = open.analysis?.result;
+  for (const candidate of result?.candidates ?? [])
+    if (candidate.step !== result?.step)
+      marks.push({
+        step: candidate.step,
+        kind: 'candidate',
+        title: `candidate: step ${candidate.step}, ${candidate.agent}`,
+      });
+  const label = open.trace.labels?.step;
+  if (label !== undefined)
+    marks.push({ step: label, kind: 'label', title: `label: step ${label}`, text: 'L' });
+  if (result?.step !== null && result?.step !== undefined)
+    marks.push({
+      step: result.step,
+      kind: 'verdict',
+      title: `verdict: step ${result.step}, ${result.agent}`,
+      text: 'V',
+    });
+  return marks;
+}
+
+/** Brings `step` into view and makes it the reader's position; the verdict keeps its mark. */
+function openStep(step: number): void {
+  if (!current) return;
+  if (agentFilter.value && current.view.nodes.get(step)?.dataset.agent !== agentFilter.value) {
+    agentFilter.value = '';
+    applyFilter();
+  }
+  current.cursor = step;
+  markStep(current.view, 'focused', step, true);
+  current.timeline.setCurrent(step);
+}
+
+function highlightEvidence(): void {
+  const open = current;
+  const result = open?.analysis?.result;
+  if (!open || !result || result.step === null) return setHighlight('evidence', []);
+  const ranges: Range[] = [];
+  for (const quote of evidenceQuotes(result.reason))
+    for (const step of [result.step, result.step + 1]) {
+      const node = open.view.nodes.get(step);
+      if (node) ranges.push(...rangesOf(node, quote, 5));
+    }
+  setHighlight('evidence', ranges);
+}
+
+async function teach(label: { agent: string; step: number } | null): Promise<void> {
+  if (!current) return;
+  try {
+    const { trace } = await api.setLabel(current.id, label);
+    current.trace = trace;
+    for (const node of current.view.nodes.values())
+      node.classList.toggle('labelled', Number(node.dataset.step) === trace.labels?.step);
+    renderPanel();
+    say(label ? `Saved your label: ${label.agent} at step ${label.step}.` : 'Cleared your label.');
+  } catch (error) {
+    say(message(error), 'error');
+  }
+}
+
+// ---------------------------------------------------------------- loading and running
+
+async function uploadAll(files: { body: string | Blob; name: string }[]): Promise<void> {
+  say(files.length === 1 ? `Reading ${files[0]!.name}…` : `Reading ${files.length} files…`);
+  const loaded: { id: string; name: string; steps: number }[] = [];
+  const failed: string[] = [];
+  for (const file of files) {
+    try {
+      const { traces } = await api.upload(file.body, file.name, formatSelect.value);
+      loaded.push(...traces);
+    } catch (error) {
+      failed.push(message(error));
+    }
+  }
+  if (loaded.length === 0) {
+    clearAnalyse();
+    history.replaceState(null, '', '/');
+    say(failed.join(' · '), 'error');
+    return;
+  }
+  await navigate(`/traces/${loaded[0]!.id}`);
+  const first = loaded[0]!;
+  const more =
+    loaded.length > 1 ? ` (${loaded.length} traces loaded: see History for the others)` : '';
+  const problems = failed.length > 0 ? ` Not loaded: ${failed.join(' · ')}` : '';
+  say(
+    `Loaded ${first.name}: ${first.steps} steps${more}.${problems}`,
+    failed.length > 0 ? 'error' : 'info',
+  );
 }
 
 async function analyse(): Promise<void> {
@@ -59,47 +337,130 @@ async function analyse(): Promise<void> {
       useGroundTruth: groundTruth.checked,
       ...(needsModel && modelInput.value ? { model: modelInput.value.trim() } : {}),
     });
-    showAnalysis(analysis);
+    await navigate(`/analyses/${analysis.id}`);
     say(`Done in ${analysis.milliseconds.toFixed(0)} ms.`);
   } catch (error) {
-    say(error instanceof Error ? error.message : String(error), 'error');
+    // The old verdict must not pass for this run's.
+    if (current) {
+      current.analysis = null;
+      markStep(current.view, 'blamed', null);
+      resultPanel.replaceChildren(
+        element('h2', {}, 'Attribution'),
+        element('p', { class: 'warning' }, message(error)),
+      );
+    }
+    say(message(error), 'error');
   } finally {
-    runButton.disabled = false;
+    runButton.disabled = current === undefined;
   }
 }
 
-function showAnalysis(analysis: Analysis): void {
+// ---------------------------------------------------------------- filter, search, keys
+
+function applyFilter(): void {
   if (!current) return;
-  const { trace, steps } = current;
-  const jump = (step: number) => highlight(steps, step);
-  renderResult(resultPanel, trace, analysis.result, jump);
-  highlight(steps, analysis.result.step);
+  const agent = agentFilter.value || null;
+  filterConversation(current.view, agent);
+  current.timeline.setFilter(agent);
+  runSearch();
 }
 
-async function openAnalysis(analysis: Analysis): Promise<void> {
-  switchTab('analyse');
-  await showTrace(analysis.traceId);
-  showAnalysis(analysis);
+function runSearch(): void {
+  if (!current) return;
+  const open = current;
+  const needle = searchInput.value.trim().toLowerCase();
+  open.matches = needle
+    ? open.trace.steps
+        .filter((step) => !open.view.nodes.get(step.index)?.hidden)
+        .filter((step) => `${step.agent}\n${step.content}`.toLowerCase().includes(needle))
+        .map((step) => step.index)
+    : [];
+  open.match = -1;
+  const ranges: Range[] = [];
+  for (const step of open.matches.slice(0, 300))
+    ranges.push(...rangesOf(open.view.nodes.get(step)!, needle, 20));
+  setHighlight('search', ranges);
+  searchCount.textContent = needle
+    ? `${open.matches.length} step${open.matches.length === 1 ? '' : 's'}`
+    : '';
 }
 
-function switchTab(name: string): void {
-  for (const button of document.querySelectorAll<HTMLButtonElement>('nav button'))
-    button.classList.toggle('active', button.dataset.tab === name);
-  for (const section of document.querySelectorAll<HTMLElement>('.tab'))
-    section.hidden = section.id !== `tab-${name}`;
-  if (name === 'history')
-    void api
-      .analyses()
-      .then(({ analyses }) =>
-        renderHistory(byId('history'), analyses, (analysis) => void openAnalysis(analysis)),
-      );
-  if (name === 'evaluations') void loadEvaluations();
+function stepSearch(direction: 1 | -1): void {
+  const open = current;
+  if (!open || open.matches.length === 0) return;
+  open.match = (open.match + direction + open.matches.length) % open.matches.length;
+  openStep(open.matches[open.match]!);
+  searchCount.textContent = `${open.match + 1} of ${open.matches.length}`;
 }
 
-async function loadEvaluations(): Promise<void> {
+/** The next (or previous) of `steps` after the reader's position, wrapping around. */
+function nextOf(steps: readonly number[], direction: 1 | -1): number | undefined {
+  if (steps.length === 0) return undefined;
+  const from = current?.cursor ?? -1;
+  if (direction === 1) return steps.find((step) => step > from) ?? steps[0];
+  return [...steps].reverse().find((step) => step < from) ?? steps[steps.length - 1];
+}
+
+function onKey(event: KeyboardEvent): void {
+  const target = event.target as HTMLElement;
+  if (event.key === 'Escape' && target.matches('input, textarea, select')) {
+    target.blur();
+    return;
+  }
+  if (event.ctrlKey || event.metaKey || event.altKey) return;
+  if (target.matches('input, textarea, select, [contenteditable]')) return;
+  if (event.key === '?') {
+    byId('shortcuts').hidden = !byId('shortcuts').hidden;
+    return;
+  }
+  const open = current;
+  if (!open || byId('tab-analyse').hidden) return;
+  const visible = open.trace.steps
+    .map((step) => step.index)
+    .filter((index) => !open.view.nodes.get(index)?.hidden);
+  const go = (step: number | null | undefined) => {
+    if (step === null || step === undefined) return;
+    event.preventDefault();
+    openStep(step);
+  };
+  switch (event.key) {
+    case 'j':
+      return go(nextOf(visible, 1));
+    case 'k':
+      return go(nextOf(visible, -1));
+    case 'n':
+      return go(nextOf(open.view.errors, 1));
+    case 'p':
+      return go(nextOf(open.view.errors, -1));
+    case 'v':
+      return go(open.analysis?.result.step);
+    case 'l':
+      return go(open.trace.labels?.step);
+    case '/':
+      event.preventDefault();
+      searchInput.focus();
+      return;
+  }
+}
+
+// ---------------------------------------------------------------- history and evaluations
+
+async function showHistory(): Promise<void> {
+  const { traces } = await api.history();
+  renderHistory(byId('history'), traces, {
+    navigate: (path) => void navigate(path),
+    remove: async (id) => {
+      await api.remove(id);
+      if (current?.id === id) clearAnalyse();
+      await showHistory();
+    },
+  });
+}
+
+async function showEvaluations(id?: string): Promise<void> {
   const container = byId<HTMLDivElement>('evaluations');
   const { evaluations } = await api.evaluations();
-  container.replaceChildren();
+  container.replaceChildren(element('h2', {}, 'Evaluations'));
   if (evaluations.length === 0) {
     container.append(
       element(
@@ -111,30 +472,38 @@ async function loadEvaluations(): Promise<void> {
     return;
   }
   const list = element('ul');
-  const detail = element('div');
   for (const evaluation of evaluations) {
+    const path = `/evaluations/${evaluation.id}`;
     const link = element(
       'a',
-      { href: '#' },
+      { href: path },
       `${evaluation.title} · ${evaluation.traces} traces · ${new Date(evaluation.createdAt).toLocaleString()}`,
     );
     link.addEventListener('click', (event) => {
       event.preventDefault();
-      void api.evaluation(evaluation.id).then(({ evaluation: full }) => {
-        detail.replaceChildren();
-        renderEvaluation(detail, full.title, full.summary);
-      });
+      void navigate(path);
     });
     list.append(element('li', {}, link));
   }
+  const detail = element('div');
   container.append(list, detail);
+  if (id) {
+    const { evaluation } = await api.evaluation(id);
+    renderEvaluation(detail, evaluation.title, evaluation.summary);
+  }
 }
 
+// ---------------------------------------------------------------- start
+
 async function start(): Promise<void> {
-  const { methods } = await api.methods();
+  const { methods, formats } = await api.methods();
   for (const method of methods)
     methodSelect.append(
       element('option', { value: method.name, title: method.description }, method.name),
+    );
+  for (const format of formats)
+    formatSelect.append(
+      element('option', { value: format.name, title: format.description }, format.name),
     );
   methodSelect.addEventListener('change', () => {
     modelRow.hidden = methodSelect.value === 'offline' || methodSelect.value === 'first-agent';
@@ -142,13 +511,16 @@ async function start(): Promise<void> {
   runButton.addEventListener('click', () => void analyse());
   byId('load').addEventListener('click', () => {
     const text = byId<HTMLTextAreaElement>('paste').value;
-    if (text.trim()) void upload(text, 'pasted trace');
+    if (text.trim()) void uploadAll([{ body: text, name: 'pasted trace' }]);
     else say('Paste a trace first.', 'error');
   });
-  byId<HTMLInputElement>('file').addEventListener('change', (event) => {
-    const file = (event.target as HTMLInputElement).files?.[0];
-    if (file) void upload(file, file.name);
-  });
+  const takeFiles = (files: FileList | null | undefined) => {
+    const list = [...(files ?? [])].map((file) => ({ body: file as Blob, name: file.name }));
+    if (list.length > 0) void uploadAll(list);
+  };
+  byId<HTMLInputElement>('file').addEventListener('change', (event) =>
+    takeFiles((event.target as HTMLInputElement).files),
+  );
   const drop = byId('drop');
   drop.addEventListener('dragover', (event) => {
     event.preventDefault();
@@ -158,14 +530,27 @@ async function start(): Promise<void> {
   drop.addEventListener('drop', (event) => {
     event.preventDefault();
     drop.classList.remove('over');
-    const file = event.dataTransfer?.files[0];
-    if (file) void upload(file, file.name);
+    takeFiles(event.dataTransfer?.files);
   });
-  for (const button of document.querySelectorAll<HTMLButtonElement>('nav button'))
-    button.addEventListener('click', () => switchTab(button.dataset.tab ?? 'analyse'));
-  say('Load a trace to begin.');
+  agentFilter.addEventListener('change', applyFilter);
+  searchInput.addEventListener('input', runSearch);
+  searchInput.addEventListener('keydown', (event) => {
+    if (event.key === 'Enter') stepSearch(event.shiftKey ? -1 : 1);
+  });
+  byId('search-next').addEventListener('click', () => stepSearch(1));
+  byId('search-prev').addEventListener('click', () => stepSearch(-1));
+  byId('shortcuts-help').addEventListener('click', () => {
+    byId('shortcuts').hidden = !byId('shortcuts').hidden;
+  });
+  document.addEventListener('keydown', onKey);
+  document.addEventListener('click', (event) => {
+    const link = (event.target as HTMLElement).closest<HTMLAnchorElement>('a[data-route]');
+    if (!link || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    event.preventDefault();
+    void navigate(new URL(link.href).pathname);
+  });
+  window.addEventListener('popstate', () => void show(parseRoute(location.pathname)));
+  await show(parseRoute(location.pathname));
 }
 
-void start().catch((error: unknown) =>
-  say(error instanceof Error ? error.message : String(error), 'error'),
-);
+void start().catch((error: unknown) => say(message(error), 'error'));

@@ -125,7 +125,10 @@ describe(
 
 describe('training on agent-only labels', () => {
   it('learns the agent scorer from runs without step labels, and steps only from labelled ones', async () => {
-    const withSteps = await loadAll(join(ROOT, 'examples'));
+    const withSteps = [
+      ...(await loadAll(join(ROOT, 'examples/who-and-when-ag-58.json'))),
+      ...(await loadAll(join(ROOT, 'examples/who-and-when-hc-6.json'))),
+    ];
     const agentOnly = await loadAll(join(FIXTURES, 'formats/aegis-flat.jsonl'));
     assert.ok(agentOnly.every((trace) => trace.labels?.step === undefined));
     const stepOnly = trainOfflineModel(withSteps);
