@@ -209,6 +209,21 @@ describe('web page in Chromium', { skip }, () => {
     await page.close();
   });
 
+  it('offers examples on the empty page; a span-based run shows span timing, model and tokens', async () => {
+    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    await page.goto(server.state.url);
+    await page.click('.examples button:has-text("OpenTelemetry GenAI spans")');
+    await page.waitForURL(/\/traces\//);
+    await page.waitForSelector('article.step');
+    const meta = await page.locator('.span-meta').allTextContents();
+    assert.ok(
+      meta.some((line) => /\d+ (ms|s) · .+ · \d+ → \d+ tokens · span /.test(line)),
+      meta.join('\n'),
+    );
+    await screenshot(page, 'otel-example');
+    await page.close();
+  });
+
   it('stores a label a person sets, and lists traces once in History with filter and delete', async () => {
     const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
     await attribute(page, HC_6);

@@ -18,6 +18,7 @@ export interface DraftStep {
   toolResults?: Step['toolResults'];
   timestamp?: string;
   error?: string;
+  span?: Step['span'];
 }
 
 /** Everything about a trace except its steps' numbering and the derived agent list. */
@@ -47,6 +48,7 @@ export function buildTrace(draft: DraftTrace): Trace {
     if (step.toolResults && step.toolResults.length > 0) built.toolResults = step.toolResults;
     if (step.timestamp) built.timestamp = step.timestamp;
     if (step.error) built.error = step.error;
+    if (step.span) built.span = step.span;
     return built;
   });
 

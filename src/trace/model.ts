@@ -38,6 +38,21 @@ export interface Step {
   timestamp?: string;
   /** An error the source itself recorded for this step (span status, tool failure). */
   error?: string;
+  /** The span the step came from, for tracing formats: to map a result back to the user's tool. */
+  span?: SpanInfo;
+}
+
+/** What a tracing source recorded about a step's span. */
+export interface SpanInfo {
+  /** The source's span (or observation, run) id. */
+  id: string;
+  /** The enclosing span's id. */
+  parentId?: string;
+  durationMs?: number;
+  /** The model that produced the step, when a model call did. */
+  model?: string;
+  inputTokens?: number;
+  outputTokens?: number;
 }
 
 /** One participant of the run, as the steps name it. */

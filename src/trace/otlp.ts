@@ -29,6 +29,7 @@ const spanSchema = z.object({
   parentSpanId: z.string().nullish(),
   name: z.string().nullish(),
   startTimeUnixNano: z.union([z.string(), z.number()]).nullish(),
+  endTimeUnixNano: z.union([z.string(), z.number()]).nullish(),
   attributes: z.array(keyValueSchema).nullish(),
   events: z
     .array(
@@ -67,6 +68,8 @@ export interface OtlpSpan {
   parentSpanId?: string;
   name: string;
   start: bigint;
+  /** 0n when unknown. */
+  end: bigint;
   attributes: Record<string, unknown>;
   events: { name: string; time: bigint; attributes: Record<string, unknown> }[];
   /** Set when the span's status is ERROR. */
@@ -134,6 +137,7 @@ export function decodeOtlp(value: unknown, context: { file: string; format: stri
           spanId: span.spanId,
           name: span.name ?? '',
           start: toBigInt(span.startTimeUnixNano),
+          end: toBigInt(span.endTimeUnixNano),
           attributes,
           events: (span.events ?? []).map((event) => ({
             name: event.name ?? '',

@@ -4,13 +4,13 @@
  * shape and this module orders them and decides which span becomes which step.
  */
 import type { DraftStep } from './build-trace.js';
-import type { ToolCall, ToolResult } from './model.js';
+import type { SpanInfo, ToolCall, ToolResult } from './model.js';
 
 /** A span reduced to what step-building needs. */
 export interface NeutralSpan {
   id: string;
   parentId?: string;
-  /** Sort key: start time in any consistent unit (BigInt keeps nanoseconds exact). */
+  /** Sort key: start time in nanoseconds (sortKeyOfTime), 0 when unknown. */
   start: bigint;
   /** ISO start time for the step, when known. */
   timestamp?: string;
@@ -24,8 +24,44 @@ export interface NeutralSpan {
   error?: string;
   /** For handoffs: the receiving agent. */
   target?: string;
+  /** End time in the unit of `start`, when known (for the step's duration). */
+  end?: bigint;
+  /** The model of a model call. */
+  model?: string;
+  inputTokens?: number;
+  outputTokens?: number;
 }
 
+/** The step's span facts: id, parent, duration (start and end are nanoseconds), model, tokens. */
+function spanInfo(span: NeutralSpan): SpanInfo {
+  const info: SpanInfo = { id: span.id };
+  if (span.parentId) info.parentId = span.parentId;
+  if (span.end !== undefined && span.start > 0n && span.end >= span.start)
+    info.durationMs = Number((span.end - span.start) / 1000n) / 1000;
+  if (span.model) info.model = span.model;
+  if (span.inputTokens !== undefined) info.inputTokens = span.inputTokens;
+  if (span.outputTokens !== undefined) info.outputTokens = span.outputTokens;
+  return info;
+}
+
+const tokenCount = (value: unknown): number | undefined => {
+  const number = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+  return typeof number === 'number' && Number.isFinite(number) && number >= 0 ? number : undefined;
+};
+
+/** Sets a span's model and token counts from the source's fields, those that hold values. */
+export function setModelUsage(
+  span: NeutralSpan,
+  model: unknown,
+  inputTokens: unknown,
+  outputTokens: unknown,
+): void {
+  if (typeof model === 'string' && model) span.model = model;
+  const input = tokenCount(inputTokens);
+  const output = tokenCount(outputTokens);
+  if (input !== undefined) span.inputTokens = input;
+  if (output !== undefined) span.outputTokens = output;
+}
 /** Parses an ISO time (or epoch seconds) into a sortable nanosecond BigInt; 0 when unknown. */
 export function sortKeyOfTime(value: unknown): bigint {
   if (typeof value === 'number' && Number.isFinite(value))
@@ -87,7 +123,7 @@ export function stepsFromSpans(spans: readonly NeutralSpan[]): DraftStep[] {
 
   const steps: DraftStep[] = [];
   for (const { span } of ordered) {
-    const base: Partial<DraftStep> = {};
+    const base: Partial<DraftStep> = { span: spanInfo(span) };
     if (span.timestamp) base.timestamp = span.timestamp;
     if (span.error) base.error = span.error;
     if (span.toolCalls?.length) base.toolCalls = span.toolCalls;

@@ -46,6 +46,31 @@ function stepContent(step: Step, error: string | undefined): HTMLElement {
   );
 }
 
+/** The span facts a tracing source recorded for the step, as one short line (null without). */
+function spanLine(step: Step): HTMLElement | null {
+  const span = step.span;
+  if (!span) return null;
+  const parts: string[] = [];
+  if (span.durationMs !== undefined)
+    parts.push(
+      span.durationMs >= 1000
+        ? `${(span.durationMs / 1000).toFixed(1)} s`
+        : `${Math.round(span.durationMs)} ms`,
+    );
+  if (span.model) parts.push(span.model);
+  if (span.inputTokens !== undefined || span.outputTokens !== undefined)
+    parts.push(`${span.inputTokens ?? '?'} → ${span.outputTokens ?? '?'} tokens`);
+  parts.push(`span ${span.id}`);
+  return element(
+    'span',
+    {
+      class: 'span-meta',
+      title: span.parentId ? `span ${span.id}, inside span ${span.parentId}` : `span ${span.id}`,
+    },
+    parts.join(' · '),
+  );
+}
+
 /** The rendered conversation. */
 export interface ConversationView {
   nodes: Map<number, HTMLElement>;
@@ -101,6 +126,7 @@ export function renderConversation(
         step.timestamp
           ? element('time', { class: 'meta', datetime: step.timestamp }, step.timestamp)
           : null,
+        spanLine(step),
       ),
       error === undefined ? null : element('p', { class: 'recorded-error' }, `Recorded: ${error}`),
       stepContent(step, error),

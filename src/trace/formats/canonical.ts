@@ -31,6 +31,16 @@ const stepSchema = z.object({
     .optional(),
   timestamp: z.string().optional(),
   error: z.string().optional(),
+  span: z
+    .object({
+      id: z.string(),
+      parentId: z.string().optional(),
+      durationMs: z.number().optional(),
+      model: z.string().optional(),
+      inputTokens: z.number().optional(),
+      outputTokens: z.number().optional(),
+    })
+    .optional(),
 });
 
 const traceSchema = z.object({

@@ -15,7 +15,13 @@ import {
   validate,
   type TraceFormat,
 } from '../format.js';
-import { sortKeyOfTime, stepsFromSpans, withQuestionStep, type NeutralSpan } from '../spans.js';
+import {
+  sortKeyOfTime,
+  stepsFromSpans,
+  setModelUsage,
+  withQuestionStep,
+  type NeutralSpan,
+} from '../spans.js';
 import { requireSteps } from './chat-messages.js';
 
 const NAME = 'langfuse';
@@ -26,6 +32,10 @@ const observationSchema = z.object({
   name: z.string().nullish(),
   parentObservationId: z.string().nullish(),
   startTime: z.string().nullish(),
+  endTime: z.string().nullish(),
+  model: z.string().nullish(),
+  usageDetails: z.record(z.string(), z.unknown()).nullish(),
+  usage: z.record(z.string(), z.unknown()).nullish(),
   level: z.string().nullish(),
   statusMessage: z.string().nullish(),
   input: z.unknown().optional(),
@@ -81,10 +91,19 @@ export const langfuseFormat: TraceFormat = {
       const out: NeutralSpan = {
         id: observation.id,
         start: sortKeyOfTime(observation.startTime),
+        end: sortKeyOfTime(observation.endTime),
         kind: 'other',
         name: observation.name ?? observation.type,
         content: '',
       };
+      // usageDetails (current API) or usage (older exports): input/output token counts.
+      const usage = observation.usageDetails ?? observation.usage ?? {};
+      setModelUsage(
+        out,
+        observation.model,
+        usage.input ?? usage.promptTokens,
+        usage.output ?? usage.completionTokens,
+      );
       if (observation.startTime) out.timestamp = observation.startTime;
       if (observation.parentObservationId) out.parentId = observation.parentObservationId;
       if (observation.level === 'ERROR') out.error = observation.statusMessage || 'error';

@@ -17,7 +17,13 @@ import {
 } from '../format.js';
 import type { ToolCall } from '../model.js';
 import type { RawInput } from '../read-input.js';
-import { sortKeyOfTime, stepsFromSpans, withQuestionStep, type NeutralSpan } from '../spans.js';
+import {
+  sortKeyOfTime,
+  stepsFromSpans,
+  setModelUsage,
+  withQuestionStep,
+  type NeutralSpan,
+} from '../spans.js';
 import { requireSteps } from './chat-messages.js';
 
 const NAME = 'langgraph';
@@ -28,6 +34,9 @@ interface Run {
   name: string;
   run_type: string;
   start_time?: string | null | undefined;
+  end_time?: string | null | undefined;
+  prompt_tokens?: number | null | undefined;
+  completion_tokens?: number | null | undefined;
   dotted_order?: string | null | undefined;
   error?: string | null | undefined;
   inputs?: unknown;
@@ -43,6 +52,9 @@ const runSchema: z.ZodType<Run> = z.lazy(() =>
     name: z.string(),
     run_type: z.string(),
     start_time: z.string().nullish(),
+    end_time: z.string().nullish(),
+    prompt_tokens: z.number().nullish(),
+    completion_tokens: z.number().nullish(),
     dotted_order: z.string().nullish(),
     error: z.string().nullish(),
     inputs: z.unknown().optional(),
@@ -135,10 +147,18 @@ function neutral(run: Run): NeutralSpan {
   const out: NeutralSpan = {
     id: run.id,
     start: sortKeyOfTime(run.start_time),
+    end: sortKeyOfTime(run.end_time),
     kind: 'other',
     name: run.name,
     content: '',
   };
+  // LangChain records the model of a model call as metadata.ls_model_name.
+  setModelUsage(
+    out,
+    run.run_type === 'llm' ? run.extra?.metadata?.ls_model_name : undefined,
+    run.prompt_tokens,
+    run.completion_tokens,
+  );
   if (run.start_time) out.timestamp = run.start_time;
   if (run.parent_run_id) out.parentId = run.parent_run_id;
   if (run.error) out.error = run.error;

@@ -16,7 +16,7 @@ import {
   type TraceFormat,
 } from '../format.js';
 import type { RawInput } from '../read-input.js';
-import { sortKeyOfTime, stepsFromSpans, type NeutralSpan } from '../spans.js';
+import { sortKeyOfTime, stepsFromSpans, setModelUsage, type NeutralSpan } from '../spans.js';
 import { requireSteps } from './chat-messages.js';
 
 const NAME = 'openai-agents';
@@ -26,6 +26,7 @@ const spanSchema = z.object({
   trace_id: z.string().nullish(),
   parent_id: z.string().nullish(),
   started_at: z.string().nullish(),
+  ended_at: z.string().nullish(),
   error: z.object({ message: z.string().nullish(), data: z.unknown().nullish() }).nullish(),
   span_data: z.object({
     type: z.string(),
@@ -35,6 +36,7 @@ const spanSchema = z.object({
     from_agent: z.string().nullish(),
     to_agent: z.string().nullish(),
     model: z.string().nullish(),
+    usage: z.record(z.string(), z.unknown()).nullish(),
     response: z.unknown().nullish(),
     triggered: z.boolean().nullish(),
   }),
@@ -96,10 +98,12 @@ export const openAiAgentsFormat: TraceFormat = {
       const out: NeutralSpan = {
         id: span.id,
         start: sortKeyOfTime(span.started_at),
+        end: sortKeyOfTime(span.ended_at),
         kind: 'other',
         name: data.name ?? data.type,
         content: '',
       };
+      setModelUsage(out, data.model, data.usage?.input_tokens, data.usage?.output_tokens);
       if (span.started_at) out.timestamp = span.started_at;
       if (span.parent_id) out.parentId = span.parent_id;
       if (span.error)

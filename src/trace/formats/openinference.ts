@@ -21,6 +21,7 @@ import {
   isoOfNanos,
   sortKeyOfTime,
   stepsFromSpans,
+  setModelUsage,
   withQuestionStep,
   type NeutralSpan,
 } from '../spans.js';
@@ -35,6 +36,7 @@ interface FlatSpan {
   parentId?: string;
   name: string;
   start: bigint;
+  end: bigint;
   attributes: Record<string, unknown>;
   error?: string;
 }
@@ -47,6 +49,7 @@ const phoenixSchema = z.object({
       parent_id: z.string().nullish(),
       span_kind: z.string().nullish(),
       start_time: z.string().nullish(),
+      end_time: z.string().nullish(),
       status_code: z.string().nullish(),
       status_message: z.string().nullish(),
       attributes: z.record(z.string(), z.unknown()).nullish(),
@@ -80,6 +83,7 @@ function flatSpans(input: RawInput, file: string): FlatSpan[] {
       ...(span.parentSpanId ? { parentId: span.parentSpanId } : {}),
       name: span.name,
       start: span.start,
+      end: span.end,
       attributes: span.attributes,
       ...(span.error ? { error: span.error } : {}),
     }));
@@ -95,6 +99,7 @@ function flatSpans(input: RawInput, file: string): FlatSpan[] {
       ...(span.parent_id ? { parentId: span.parent_id } : {}),
       name: span.name ?? '',
       start: sortKeyOfTime(span.start_time),
+      end: sortKeyOfTime(span.end_time),
       attributes,
       ...(span.status_code === 'ERROR' ? { error: span.status_message || 'error' } : {}),
     };
@@ -145,10 +150,17 @@ function neutral(span: FlatSpan): NeutralSpan {
   const out: NeutralSpan = {
     id: span.spanId,
     start: span.start,
+    end: span.end,
     kind: 'other',
     name: span.name,
     content: textOf(span.attributes['output.value']),
   };
+  setModelUsage(
+    out,
+    span.attributes['llm.model_name'],
+    span.attributes['llm.token_count.prompt'],
+    span.attributes['llm.token_count.completion'],
+  );
   const timestamp = isoOfNanos(span.start);
   if (timestamp) out.timestamp = timestamp;
   if (span.parentId) out.parentId = span.parentId;

@@ -15,7 +15,13 @@ import {
 } from '../format.js';
 import type { ToolCall } from '../model.js';
 import { decodeOtlp, isOtlp, type OtlpSpan } from '../otlp.js';
-import { isoOfNanos, stepsFromSpans, withQuestionStep, type NeutralSpan } from '../spans.js';
+import {
+  isoOfNanos,
+  stepsFromSpans,
+  setModelUsage,
+  withQuestionStep,
+  type NeutralSpan,
+} from '../spans.js';
 import { requireSteps } from './chat-messages.js';
 
 const NAME = 'otel';
@@ -89,10 +95,17 @@ function neutral(span: OtlpSpan): NeutralSpan {
   const out: NeutralSpan = {
     id: span.spanId,
     start: span.start,
+    end: span.end,
     kind: 'other',
     name: span.name,
     content: '',
   };
+  setModelUsage(
+    out,
+    span.attributes['gen_ai.response.model'] ?? span.attributes['gen_ai.request.model'],
+    span.attributes['gen_ai.usage.input_tokens'],
+    span.attributes['gen_ai.usage.output_tokens'],
+  );
   const timestamp = isoOfNanos(span.start);
   if (timestamp) out.timestamp = timestamp;
   if (span.parentSpanId) out.parentId = span.parentSpanId;
