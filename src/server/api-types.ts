@@ -54,7 +54,7 @@ export interface UploadResponse {
 
 /** One History row: whether the latest verdict matches the label (null without either). */
 export interface HistoryRow extends HistoryEntry {
-  correct: { agent: boolean; step: boolean | null } | null;
+  correct: LabelMatch | null;
 }
 
 /** `GET /api/traces`: the History table, newest first. */
@@ -70,9 +70,16 @@ export interface TraceResponse {
 /** An analysis as listed: with the name of its trace. */
 export type Analysis = AnalysisRecord & { traceName?: string };
 
-/** `POST /api/traces/:id/analyses` and `GET /api/analyses/:id`. */
+/** Whether a verdict matches the trace's label, per level (null where the label says nothing). */
+export interface LabelMatch {
+  agent: boolean | null;
+  step: boolean | null;
+}
+
+/** `POST /api/traces/:id/analyses` and `GET /api/analyses/:id`: with the match against the label. */
 export interface AnalysisResponse {
   analysis: Analysis;
+  match: LabelMatch;
 }
 
 /** `GET /api/analyses`. */
@@ -85,12 +92,26 @@ export interface EvaluationsResponse {
   evaluations: EvaluationSummaryRecord[];
 }
 
+/** One evaluated trace under one method, as the Evaluations tab lists it. */
+export interface EvaluationTraceRow {
+  /** Position in the run's records: `POST /api/evaluations/:id/records/:index/open` opens it. */
+  index: number;
+  file: string;
+  subset: string;
+  method: string;
+  useGroundTruth: boolean;
+  predicted: { agent: string | null; step: number | null };
+  label: { agent?: string; agents?: string[]; step?: number };
+  correct: LabelMatch;
+}
+
 /** The stored report of an evaluation run, as far as the page reads it. */
 export interface EvaluationSummary {
   rows: SummaryRow[];
 }
 
-/** `GET /api/evaluations/:id`. */
+/** `GET /api/evaluations/:id`: the summary table and one row per evaluated trace. */
 export interface EvaluationResponse {
   evaluation: EvaluationSummaryRecord & { summary: EvaluationSummary };
+  traces: EvaluationTraceRow[];
 }

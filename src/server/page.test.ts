@@ -5,6 +5,7 @@
  * test-results/page.
  */
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -270,6 +271,40 @@ describe('web page in Chromium', { skip }, () => {
     const focused = page.locator('article.step.focused');
     assert.equal(await focused.getAttribute('data-step'), String(verdict));
     assert.ok(await focused.isVisible());
+    await page.close();
+  });
+
+  it('lists an evaluation run per trace, filters the wrong ones and opens one at its verdict', async () => {
+    execFileSync(
+      process.execPath,
+      [
+        join(ROOT, 'dist/cli/index.js'),
+        'eval',
+        HC_6,
+        join(ROOT, 'examples/who-and-when-ag-58.json'),
+        '--method',
+        'offline,first-agent',
+        '--include-train',
+      ],
+      { env: { ...process.env, FAULTLINE_HOME: home }, stdio: 'ignore' },
+    );
+    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    await page.goto(new URL('/evaluations', server.state.url).href);
+    await page.click('#evaluations ul a');
+    await page.waitForURL(/\/evaluations\/.+/);
+    const rows = page.locator('table.traces tbody tr');
+    await rows.first().waitFor();
+    assert.equal(await rows.count(), 4, 'two traces under two methods');
+    await page.check('#wrong-only');
+    const wrong = await rows.count();
+    assert.ok(wrong < 4);
+    await page.uncheck('#wrong-only');
+    await page.click('table.traces th button:has-text("method")');
+    assert.equal(await page.locator('table.traces th[aria-sort="ascending"]').count(), 1);
+    await screenshot(page, 'evaluation');
+    await rows.first().locator('a').click();
+    await page.waitForURL(/\/analyses\//);
+    await page.locator('article.step.blamed').waitFor();
     await page.close();
   });
 

@@ -20,8 +20,10 @@ export type {
   Attribution,
   Estimate,
   EvaluationSummary,
+  EvaluationTraceRow,
   Example,
   HistoryRow,
+  LabelMatch,
   Step,
   SummaryRow,
   Trace,
@@ -73,4 +75,9 @@ export const api = {
   evaluations: () => call<EvaluationsResponse>('/api/evaluations'),
   evaluation: (id: string) =>
     call<EvaluationResponse>(`/api/evaluations/${encodeURIComponent(id)}`),
+  openRecord: (evaluationId: string, index: number) =>
+    call<AnalysisResponse>(
+      `/api/evaluations/${encodeURIComponent(evaluationId)}/records/${index}/open`,
+      { method: 'POST' },
+    ),
 };

@@ -3,7 +3,7 @@
  * analyses, navigating a run (timeline, agent filter, search, keyboard), teaching labels, history
  * and evaluations.
  */
-import { api, type Analysis, type Trace } from './api.js';
+import { api, type Analysis, type LabelMatch, type Trace } from './api.js';
 import { agentPalette } from './colours.js';
 import {
   filterConversation,
@@ -42,11 +42,14 @@ interface OpenTrace {
   view: ConversationView;
   timeline: TimelineView;
   analysis: Analysis | null;
+  /** How the analysis compares with the trace's label. */
+  match: LabelMatch | null;
   /** Every analysis of this trace, newest first (compare). */
   siblings: Analysis[];
   cursor: number | null;
+  /** Steps matching the search, and which of them the reader is at. */
   matches: number[];
-  match: number;
+  searchAt: number;
 }
 let current: OpenTrace | undefined;
 
@@ -100,12 +103,12 @@ async function show(route: Route): Promise<void> {
     if (route.tab === 'history') return await showHistory();
     if (route.tab === 'evaluations') return await showEvaluations(route.id);
     if (route.analysisId) {
-      const { analysis } = await api.analysis(route.analysisId);
+      const { analysis, match } = await api.analysis(route.analysisId);
       await openTrace(analysis.traceId);
-      await showAnalysis(analysis);
+      await showAnalysis(analysis, match);
     } else if (route.traceId) {
       await openTrace(route.traceId);
-      await showAnalysis(null);
+      await showAnalysis(null, null);
     } else {
       await showStart();
     }
@@ -189,20 +192,22 @@ function renderTrace(id: string, trace: Trace): void {
     view,
     timeline,
     analysis: null,
+    match: null,
     siblings: [],
     cursor: null,
     matches: [],
-    match: -1,
+    searchAt: -1,
   };
   runButton.disabled = false;
   conversation.scrollTop = 0;
 }
 
 /** Shows the verdict (or none) for the open trace, with the other analyses of the trace. */
-async function showAnalysis(analysis: Analysis | null): Promise<void> {
+async function showAnalysis(analysis: Analysis | null, match: LabelMatch | null): Promise<void> {
   if (!current) return;
   const open = current;
   open.analysis = analysis;
+  open.match = match;
   open.siblings = (await api.analysesOf(open.id)).analyses;
   renderPanel();
   markStep(open.view, 'blamed', analysis?.result.step ?? null);
@@ -216,7 +221,7 @@ function renderPanel(): void {
   if (!current) return;
   const open = current;
   const name = open.analysis?.traceName ?? open.siblings[0]?.traceName ?? open.trace.id;
-  renderVerdict(resultPanel, open.trace, name, open.analysis, open.siblings, {
+  renderVerdict(resultPanel, open.trace, name, open.analysis, open.match, open.siblings, {
     open: openStep,
     navigate: (path) => void navigate(path),
     teach: teach,
@@ -285,6 +290,7 @@ async function teach(label: { agent: string; step: number } | null): Promise<voi
   try {
     const { trace } = await api.setLabel(current.id, label);
     current.trace = trace;
+    if (current.analysis) current.match = (await api.analysis(current.analysis.id)).match;
     for (const node of current.view.nodes.values())
       node.classList.toggle('labelled', Number(node.dataset.step) === trace.labels?.step);
     renderPanel();
@@ -343,6 +349,7 @@ async function analyse(): Promise<void> {
     // The old verdict must not pass for this run's.
     if (current) {
       current.analysis = null;
+      current.match = null;
       markStep(current.view, 'blamed', null);
       resultPanel.replaceChildren(
         element('h2', {}, 'Attribution'),
@@ -375,7 +382,7 @@ function runSearch(): void {
         .filter((step) => `${step.agent}\n${step.content}`.toLowerCase().includes(needle))
         .map((step) => step.index)
     : [];
-  open.match = -1;
+  open.searchAt = -1;
   const ranges: Range[] = [];
   for (const step of open.matches.slice(0, 300))
     ranges.push(...rangesOf(open.view.nodes.get(step)!, needle, 20));
@@ -388,9 +395,9 @@ function runSearch(): void {
 function stepSearch(direction: 1 | -1): void {
   const open = current;
   if (!open || open.matches.length === 0) return;
-  open.match = (open.match + direction + open.matches.length) % open.matches.length;
-  openStep(open.matches[open.match]!);
-  searchCount.textContent = `${open.match + 1} of ${open.matches.length}`;
+  open.searchAt = (open.searchAt + direction + open.matches.length) % open.matches.length;
+  openStep(open.matches[open.searchAt]!);
+  searchCount.textContent = `${open.searchAt + 1} of ${open.matches.length}`;
 }
 
 /** The next (or previous) of `steps` after the reader's position, wrapping around. */
@@ -488,8 +495,14 @@ async function showEvaluations(id?: string): Promise<void> {
   const detail = element('div');
   container.append(list, detail);
   if (id) {
-    const { evaluation } = await api.evaluation(id);
-    renderEvaluation(detail, evaluation.title, evaluation.summary);
+    const { evaluation, traces } = await api.evaluation(id);
+    renderEvaluation(detail, evaluation.title, evaluation.summary, traces, async (index) => {
+      const { analysis } = await api.openRecord(id, index).catch((error: unknown) => {
+        throw new Error(message(error));
+      });
+      await navigate(`/analyses/${analysis.id}`);
+      say(`Opened ${analysis.traceName ?? 'the trace'} from the evaluation.`);
+    });
   }
 }
 

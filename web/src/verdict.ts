@@ -3,7 +3,7 @@
  * matches it, reason, modes, candidates by score, the other analyses of the trace (compare),
  * export, and the form that stores a person's own verdict as the trace's label (teach it).
  */
-import type { Analysis, Attribution, Trace } from './api.js';
+import type { Analysis, Attribution, LabelMatch, Trace } from './api.js';
 import { element, percent } from './dom.js';
 
 /** Below this probability of the named agent the verdict is shown as a guess. */
@@ -24,25 +24,6 @@ export const statedConfidence = (result: Attribution) =>
 export function isLowConfidence(result: Attribution): boolean {
   const stated = statedConfidence(result);
   return result.familiar === false || (stated !== undefined && stated < LOW_CONFIDENCE);
-}
-
-const sameAgent = (left: string, right: string) =>
-  left.toLowerCase().replace(/[\s_-]+/g, '') === right.toLowerCase().replace(/[\s_-]+/g, '');
-
-/** How the verdict compares with the trace's label. */
-export function labelMatch(
-  result: Attribution,
-  trace: Trace,
-): { agent: boolean | null; step: boolean | null } {
-  const labels = trace.labels;
-  const agents = labels?.agents ?? (labels?.agent ? [labels.agent] : []);
-  return {
-    agent:
-      agents.length === 0
-        ? null
-        : result.agent !== null && agents.some((a) => sameAgent(a, result.agent!)),
-    step: labels?.step === undefined ? null : result.step === labels.step,
-  };
 }
 
 function stepLink(step: number, text: string, actions: VerdictActions): HTMLAnchorElement {
@@ -171,6 +152,7 @@ export function renderVerdict(
   trace: Trace,
   traceName: string,
   analysis: Analysis | null,
+  match: LabelMatch | null,
   siblings: readonly Analysis[],
   actions: VerdictActions,
 ): void {
@@ -218,7 +200,6 @@ export function renderVerdict(
   }
   if (trace.labels && (trace.labels.agent || trace.labels.step !== undefined)) {
     const labels = trace.labels;
-    const match = result ? labelMatch(result, trace) : { agent: null, step: null };
     container.append(
       element(
         'p',
@@ -231,7 +212,7 @@ export function renderVerdict(
           : stepLink(labels.step, `step ${labels.step}`, actions),
       ),
     );
-    if (result)
+    if (match)
       container.append(
         element(
           'p',
