@@ -1,8 +1,10 @@
 /**
  * The evaluation report as one self-contained HTML file: charts drawn as inline SVG (accuracy with
  * intervals per method and subset; histogram of predicted minus true step), the tables, and
- * per-trace rows linking to the blamed step. Every piece of trace text is escaped.
+ * per-trace rows (filter, sort) linking to the blamed and labelled steps. Every piece of trace text
+ * is escaped; the one script is allowed by its hash.
  */
+import { createHash } from 'node:crypto';
 import { mastMode } from '../trace/mast.js';
 import type { Trace } from '../trace/model.js';
 import type { Calibration } from './calibration.js';
@@ -152,8 +154,59 @@ function paperTableHtml({ head, body }: { head: string[]; body: string[][] }): s
   );
 }
 
-function table(head: string[], body: string[][]): string {
-  return `<table><thead><tr>${head.map((cell) => `<th>${escapeHtml(cell)}</th>`).join('')}</tr></thead><tbody>${body.map((row) => `<tr>${row.join('')}</tr>`).join('')}</tbody></table>`;
+/**
+ * The per-trace table's filter (text, wrong only) and sorting, and opening a trace's details from
+ * its link. The report's CSP allows this one script by its hash and nothing else.
+ */
+const TRACE_TABLE_SCRIPT = `(() => {
+  const table = document.getElementById('traces');
+  const rows = Array.from(table.tBodies[0].rows);
+  const wrongOnly = document.getElementById('wrong-only');
+  const filter = document.getElementById('trace-filter');
+  const count = document.getElementById('trace-count');
+  const apply = () => {
+    const needle = filter.value.trim().toLowerCase();
+    let shown = 0;
+    for (const row of rows) {
+      row.hidden = (wrongOnly.checked && row.dataset.wrong !== '1') ||
+        (needle !== '' && !row.textContent.toLowerCase().includes(needle));
+      if (!row.hidden) shown += 1;
+    }
+    count.textContent = shown + ' of ' + rows.length + ' rows';
+  };
+  wrongOnly.addEventListener('change', apply);
+  filter.addEventListener('input', apply);
+  Array.from(table.tHead.rows[0].cells).forEach((cell, column) => {
+    cell.dataset.sort = '';
+    cell.addEventListener('click', () => {
+      const descending = cell.dataset.sort === 'ascending';
+      for (const other of table.tHead.rows[0].cells) other.dataset.sort = '';
+      cell.dataset.sort = descending ? 'descending' : 'ascending';
+      const text = (row) => row.cells[column].textContent;
+      rows.sort((a, b) => (descending ? -1 : 1) * text(a).localeCompare(text(b), 'en', { numeric: true }));
+      table.tBodies[0].append(...rows);
+    });
+  });
+  const openTarget = () => {
+    const target = document.getElementById(location.hash.slice(1));
+    if (target && target.tagName === 'DETAILS') target.open = true;
+  };
+  addEventListener('hashchange', openTarget);
+  openTarget();
+  apply();
+})();`;
+const TRACE_TABLE_SCRIPT_HASH = `sha256-${createHash('sha256').update(TRACE_TABLE_SCRIPT).digest('base64')}`;
+
+/** A table of cells already made; `wrong` marks rows (data-wrong) for the per-trace filter. */
+function table(
+  head: string[],
+  body: string[][],
+  options: { id?: string; wrong?: readonly boolean[] } = {},
+): string {
+  const rows = body.map(
+    (row, index) => `<tr${options.wrong?.[index] ? ' data-wrong="1"' : ''}>${row.join('')}</tr>`,
+  );
+  return `<table${options.id ? ` id="${options.id}"` : ''}><thead><tr>${head.map((cell) => `<th>${escapeHtml(cell)}</th>`).join('')}</tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }
 
 const td = (text: string, className = '') =>
@@ -220,22 +273,23 @@ export function renderHtmlReport(summary: EvalSummary, traces: readonly Trace[])
   ]);
 
   const details: string[] = [];
+  const wrong: boolean[] = [];
   const traceRows = summary.records.map((record, index) => {
     const anchor = `t${index}`;
     const trace = byFile.get(record.file);
     const blamed = record.predicted.step === null ? undefined : trace?.steps[record.predicted.step];
     const labelled = record.label.step === undefined ? undefined : trace?.steps[record.label.step];
     details.push(
-      `<section id="${anchor}"><h3>${escapeHtml(record.file)} — ${escapeHtml(methodLabel(record.method, record.useGroundTruth))}</h3>` +
+      `<details id="${anchor}"><summary>${escapeHtml(record.file)} — ${escapeHtml(methodLabel(record.method, record.useGroundTruth))}: ${escapeHtml(predictionText(record))}, label ${escapeHtml(`${record.label.agent ?? '?'} @ ${record.label.step ?? '?'}`)}</summary>` +
         `<p><b>Blamed:</b> ${escapeHtml(predictionText(record))}. ${escapeHtml(record.predicted.reason)}</p>` +
         (blamed
           ? `<pre class="step blamed">${escapeHtml(`[${blamed.index}] ${blamed.speaker}\n${clip(blamed.content)}`)}</pre>`
           : '') +
         `<p><b>Label:</b> step ${record.label.step ?? '?'} by ${escapeHtml(record.label.agent ?? '?')}</p>` +
         (labelled && labelled !== blamed
-          ? `<pre class="step">${escapeHtml(`[${labelled.index}] ${labelled.speaker}\n${clip(labelled.content)}`)}</pre>`
+          ? `<pre class="step labelled">${escapeHtml(`[${labelled.index}] ${labelled.speaker}\n${clip(labelled.content)}`)}</pre>`
           : '') +
-        '</section>',
+        '</details>',
     );
     const agentRight = agentCorrect(
       record.predicted.agent,
@@ -243,6 +297,7 @@ export function renderHtmlReport(summary: EvalSummary, traces: readonly Trace[])
       record.label.agents,
     );
     const stepRight = stepCorrect(record.predicted.step, record.label.step);
+    wrong.push(!agentRight || (record.label.step !== undefined && !stepRight));
     return [
       `<td><a href="#${anchor}">${escapeHtml(record.file)}</a></td>`,
       td(record.subset),
@@ -257,13 +312,15 @@ export function renderHtmlReport(summary: EvalSummary, traces: readonly Trace[])
 
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>faultline evaluation</title>
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src '${TRACE_TABLE_SCRIPT_HASH}'">
 <style>
 body{font-family:system-ui,sans-serif;margin:2em;max-width:1200px;color:#222}
 table{border-collapse:collapse;margin:1em 0;font-size:13px}th,td{border:1px solid #ccc;padding:3px 6px;text-align:left}
 th{background:#f3f3f3}.right{color:#0a7a2a}.wrong{color:#b00020}.lenient{color:#777}
 pre.step{white-space:pre-wrap;background:#f8f8f8;border-left:3px solid #999;padding:6px;max-height:20em;overflow:auto}
-pre.blamed{border-left-color:#dc3912}section{border-top:1px solid #eee;margin-top:1em}
+pre.blamed{border-left-color:#dc3912}pre.labelled{border-left-color:#0a7a2a}
+details{border-top:1px solid #eee;padding:2px 0}summary{cursor:pointer;font-size:13px}
+th[data-sort]{cursor:pointer}th[data-sort]:after{content:' ↕';color:#999}
 </style></head><body>
 <h1>faultline evaluation</h1>
 <p>Generated ${escapeHtml(summary.generatedAt)}.</p>
@@ -295,9 +352,11 @@ ${modesHtml(summary)}
 <h2>Usage</h2>
 ${table(['method', 'traces', 'calls', 'shortened calls', 'input tokens', 'output tokens', 'est. cost (USD)', 'ms per trace'], usageRows)}
 <h2>Per-trace predictions</h2>
-${table(['trace', 'subset', 'method', 'predicted', 'label', 'agent', 'step', 'calls', 'tokens in / out', 'cost', 'ms'], traceRows)}
-<h2>Blamed steps</h2>
+<p><label><input type="checkbox" id="wrong-only"> wrong only</label> <input type="search" id="trace-filter" placeholder="filter rows" aria-label="filter rows"> <span id="trace-count"></span> (click a header to sort)</p>
+${table(['trace', 'subset', 'method', 'predicted', 'label', 'agent', 'step', 'calls', 'tokens in / out', 'cost', 'ms'], traceRows, { id: 'traces', wrong })}
+<h2>Blamed and labelled steps</h2>
 ${details.join('\n')}
+<script>${TRACE_TABLE_SCRIPT}</script>
 </body></html>
 `;
 }

@@ -225,6 +225,51 @@ describe('HTTP API', () => {
     assert.ok(!(await history()).some((item) => item.id === id));
   });
 
+  it('lists an evaluation per trace and opens a record as an analysis of the re-read trace', async () => {
+    const record = (file: string) => ({
+      method: 'offline',
+      useGroundTruth: true,
+      traceKey: 'k',
+      file,
+      id: 'who-and-when-hc-6',
+      subset: 'Hand-Crafted',
+      steps: 8,
+      predicted: { agent: 'Orchestrator', step: 1, reason: 'plans badly', confidence: 0.4 },
+      label: { agent: 'Orchestrator', step: 5 },
+      usage: { calls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 },
+      milliseconds: 3,
+    });
+    const saved = new Repository(db).saveEvaluation('offline on examples', ['offline'], 2, {
+      rows: [],
+      records: [record(join(ROOT, 'examples/who-and-when-hc-6.json')), record('/gone/x.json')],
+    });
+    const listed = (await (
+      await app.request(`/api/evaluations/${saved.id}`, { headers: HOST })
+    ).json()) as { traces: { index: number; correct: { agent: boolean; step: boolean } }[] };
+    assert.deepEqual(listed.traces[0], {
+      ...listed.traces[0],
+      index: 0,
+      correct: { agent: true, step: false },
+    });
+    const open = (index: number) =>
+      app.request(`/api/evaluations/${saved.id}/records/${index}/open`, {
+        method: 'POST',
+        headers: HOST,
+      });
+    const opened = await open(0);
+    assert.equal(opened.status, 201);
+    const body = (await opened.json()) as {
+      analysis: { traceId: string; result: { agent: string; step: number } };
+      match: { agent: boolean; step: boolean };
+    };
+    assert.deepEqual([body.analysis.result.agent, body.analysis.result.step], ['Orchestrator', 1]);
+    assert.deepEqual(body.match, { agent: true, step: false });
+    const gone = await open(1);
+    assert.equal(gone.status, 404);
+    assert.match(((await gone.json()) as { error: string }).error, /\/gone\/x\.json.*no such file/);
+    assert.equal((await open(7)).status, 404);
+  });
+
   it('rejects requests that name a non-loopback host', async () => {
     const response = await app.request('/api/health', {
       headers: { host: 'attacker.example:8500' },

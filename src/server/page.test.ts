@@ -285,6 +285,8 @@ describe('web page in Chromium', { skip }, () => {
         '--method',
         'offline,first-agent',
         '--include-train',
+        '-o',
+        join(home, 'report.html'),
       ],
       { env: { ...process.env, FAULTLINE_HOME: home }, stdio: 'ignore' },
     );
@@ -305,6 +307,21 @@ describe('web page in Chromium', { skip }, () => {
     await rows.first().locator('a').click();
     await page.waitForURL(/\/analyses\//);
     await page.locator('article.step.blamed').waitFor();
+
+    // The HTML report's own filter and sort run under its strict CSP (the script is hash-allowed).
+    const blocked: string[] = [];
+    page.on('console', (line) => {
+      if (line.type() === 'error') blocked.push(line.text());
+    });
+    await page.goto(`file://${join(home, 'report.html')}`);
+    assert.equal(await page.locator('#trace-count').textContent(), '4 of 4 rows');
+    await page.check('#wrong-only');
+    assert.equal(await page.locator('#trace-count').textContent(), `${wrong} of 4 rows`);
+    await page.click('#traces th:has-text("method")');
+    assert.equal(await page.locator('#traces th[data-sort="ascending"]').count(), 1);
+    await page.locator('#traces tbody tr:visible a').first().click();
+    assert.equal(await page.locator('details[open]').count(), 1);
+    assert.deepEqual(blocked, []);
     await page.close();
   });
 
