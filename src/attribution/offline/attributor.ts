@@ -65,9 +65,13 @@ export function attributeWithModel(
   options: AttributeOptions = {},
 ): Attribution {
   const { rows, stepProbabilities, agents } = predictOffline(trace, model, options);
+  const familiar = isFamiliar(trace, rows, model.familiarity, knownNames(model));
+  // A run unlike the training runs is decoded without the rules tuned on them (settings.ts).
+  const unfamiliarWeight = familiar ? undefined : model.decoding.unfamiliarAgentWeight;
   // The decisive step maximises p(step) · p(agent of the step)^w: both scorers have a say, and the
   // named step and agent agree more often (w is stored with the model; docs/MODEL.md).
-  const weight = model.decoding.agentWeight;
+  const weight = unfamiliarWeight ?? model.decoding.agentWeight;
+  const earliestShare = unfamiliarWeight === undefined ? model.decoding.earliestShare : 1;
   const agentProbability = new Map(agents.map((entry) => [entry.agent, entry.probability]));
   const combined = stepProbabilities.map((score, step) =>
     score > 0
@@ -89,13 +93,12 @@ export function attributeWithModel(
   // more accurate at both levels than the top step alone (docs/MODEL.md).
   let earliest = top;
   for (const entry of ranked) {
-    if (entry.score < model.decoding.earliestShare * top.score) break;
+    if (entry.score < earliestShare * top.score) break;
     if (entry.step < earliest.step) earliest = entry;
   }
   const agent = trace.steps[earliest.step]!.agent;
   // Raw scores become stated confidences through the model's calibration (calibrate.ts), chosen by
   // whether the run looks like the training runs.
-  const familiar = isFamiliar(trace, rows, model.familiarity, knownNames(model));
   const mapping = model.calibration?.[familiar ? 'familiar' : 'unfamiliar'];
   const stated = (raw: number, platt: Platt | undefined) => (platt ? applyPlatt(raw, platt) : raw);
   const stepConfidence = (raw: number) => stated(raw, mapping?.step);

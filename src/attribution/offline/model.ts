@@ -31,6 +31,8 @@ const modelSchema = z.object({
   decoding: z.object({
     agentWeight: z.number().nonnegative(),
     earliestShare: z.number().gt(0).max(1),
+    /** For unfamiliar runs: this agent weight, and the top step named (settings.ts). */
+    unfamiliarAgentWeight: z.number().nonnegative().optional(),
   }),
   /** What the training runs looked like, to flag a trace unlike them (familiarity.ts). */
   familiarity: z.object({

@@ -163,6 +163,20 @@ describe('familiarity and confidence', () => {
     assert.ok(calibration.unfamiliar.step.a < 1);
   });
 
+  it('names the top step of an unfamiliar run (no earliest-step rule); older model files still load', async () => {
+    const model = loadOfflineModel();
+    assert.equal(model.decoding.unfamiliarAgentWeight, 2);
+    const unseen = await loadTrace(join(FIXTURES, 'formats/aegis-release.json'));
+    const result = attributeWithModel(unseen, model);
+    assert.equal(result.familiar, false);
+    const scores = result.candidates!.map((candidate) => candidate.score);
+    assert.equal(scores[0], Math.max(...scores), 'the named step scores highest');
+    const { unfamiliarAgentWeight: _, ...decoding } = model.decoding;
+    const older = validateModel(JSON.parse(JSON.stringify({ ...model, decoding })), 'old.json');
+    assert.equal(older.decoding.unfamiliarAgentWeight, undefined);
+    assert.ok(attributeWithModel(unseen, older).agent);
+  });
+
   it('answers "no confident attribution" below the minimum, keeping the candidates', async () => {
     const trace = await loadTrace(join(ROOT, 'examples/who-and-when-hc-6.json'));
     const result = attributeWithModel(trace, loadOfflineModel());

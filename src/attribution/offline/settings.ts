@@ -15,6 +15,13 @@ export interface TrainSettings {
    */
   earliestShare: number;
   /**
+   * For a run unlike the training runs (familiarity.ts): the agent weight of its joint scores, and
+   * the top step and its speaker are named, without the earliest-step rule, which encodes the
+   * training systems (it held up in their cross-validation, not on unseen systems: docs/MODEL.md).
+   * Absent: unfamiliar runs are decoded like familiar ones.
+   */
+  unfamiliarAgentWeight?: number;
+  /**
    * Give every system (subset) an equal share of each fit, however many runs it has, so that one
    * large system does not decide what the model learns (default false).
    */
@@ -32,4 +39,5 @@ export const DEFAULT_TRAIN_SETTINGS: TrainSettings = {
   iterations: 50,
   agentWeight: 0.5,
   earliestShare: 0.5,
+  unfamiliarAgentWeight: 2,
 };

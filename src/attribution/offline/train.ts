@@ -106,7 +106,13 @@ export function trainOfflineModel(
     formatVersion: MODEL_FORMAT_VERSION,
     step: { features: [...FEATURE_NAMES], ...step },
     agent: { features: [...AGENT_FEATURE_NAMES], ...agent },
-    decoding: { agentWeight: settings.agentWeight, earliestShare: settings.earliestShare },
+    decoding: {
+      agentWeight: settings.agentWeight,
+      earliestShare: settings.earliestShare,
+      ...(settings.unfamiliarAgentWeight !== undefined
+        ? { unfamiliarAgentWeight: settings.unfamiliarAgentWeight }
+        : {}),
+    },
     familiarity: fitFamiliarity(
       usable,
       raw.map((input) => input.rows),

@@ -42,6 +42,7 @@ export interface TrainFlags extends FoldFlags {
   agentL2: string;
   agentWeight: string;
   earliestShare: string;
+  unfamiliarAgentWeight: string;
 }
 
 /** The features named by `--drop-features`, each checked against the model's features. */
@@ -120,6 +121,10 @@ export async function runTrainCommand(
     agentL2: nonNegativeNumber(flags.agentL2, '--agent-l2'),
     agentWeight: nonNegativeNumber(flags.agentWeight, '--agent-weight'),
     earliestShare: share(flags.earliestShare, '--earliest-share', { aboveZero: true }),
+    unfamiliarAgentWeight: nonNegativeNumber(
+      flags.unfamiliarAgentWeight,
+      '--unfamiliar-agent-weight',
+    ),
     ...(flags.balanceSystems ? { balanceSystems: true } : {}),
     ...(flags.dropFeatures ? { dropFeatures: featureList(flags.dropFeatures) } : {}),
   };

@@ -58,6 +58,11 @@ export function registerTrain(program: Command, exit: (code: number) => void): v
       '--earliest-share <value>',
       'name the agent of the earliest step scoring at least this share of the top step (0 < v ≤ 1)',
       String(DEFAULT_TRAIN_SETTINGS.earliestShare),
+    )
+    .option(
+      '--unfamiliar-agent-weight <value>',
+      'for runs unlike the training runs: the agent weight, and the top step named (no earliest-step rule)',
+      String(DEFAULT_TRAIN_SETTINGS.unfamiliarAgentWeight),
     );
   addFoldOptions(command)
     .addHelpText(
