@@ -86,6 +86,9 @@ export interface AttributionMethod {
   attribute(trace: Trace, options?: AttributeOptions): Promise<Attribution>;
 }
 
+/** A probability as a whole percent for reasons and messages: `0.634` → `63%`. */
+export const wholePercent = (value: number) => `${Math.round(value * 100)}%`;
+
 /** Usage of a method that made no model calls. */
 export const NO_USAGE: Usage = Object.freeze({
   calls: 0,

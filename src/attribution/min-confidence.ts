@@ -2,7 +2,7 @@
  * "No confident attribution": below a chosen agent confidence, a result names no agent and no
  * step, so that a guess is never read as a verdict. The candidates stay, for a look.
  */
-import type { Attribution } from './method.js';
+import { wholePercent, type Attribution } from './method.js';
 
 /**
  * The result itself, or, when its agent confidence is below `minimum`, the same result with agent
@@ -15,11 +15,10 @@ export function withMinimumConfidence(
   const confidence = result.agentConfidence;
   if (minimum === undefined || confidence === undefined || result.agent === null) return result;
   if (confidence >= minimum) return result;
-  const percent = (value: number) => `${Math.round(value * 100)}%`;
   return {
     ...result,
     agent: null,
     step: null,
-    reason: `No confident attribution: the most likely agent, ${result.agent} (step ${result.step}), has ${percent(confidence)} agent confidence, below the minimum of ${percent(minimum)}. ${result.reason}`,
+    reason: `No confident attribution: the most likely agent, ${result.agent} (step ${result.step}), has ${wholePercent(confidence)} agent confidence, below the minimum of ${wholePercent(minimum)}. ${result.reason}`,
   };
 }

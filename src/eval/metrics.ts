@@ -4,7 +4,7 @@
  * so true 1 / predicted 10 counts) is kept apart, clearly named, for comparison with published
  * figures. Confidence intervals are percentile bootstraps with a seeded generator.
  */
-import { sameAgent } from '../trace/agents.js';
+import { namesResponsible } from '../trace/agents.js';
 
 /** One prediction next to its labels. */
 export interface Scored {
@@ -30,9 +30,10 @@ export function agentCorrect(
   label: string | undefined,
   labels?: readonly string[],
 ): boolean {
-  if (predicted === null) return false;
-  if (labels && labels.length > 0) return labels.some((agent) => sameAgent(predicted, agent));
-  return label !== undefined && sameAgent(predicted, label);
+  return namesResponsible(predicted, {
+    ...(label !== undefined ? { agent: label } : {}),
+    ...(labels ? { agents: [...labels] } : {}),
+  });
 }
 
 /** Exact integer step match. */

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { mastMode } from '../trace/mast.js';
 import type { Trace } from '../trace/model.js';
 import type { Calibration } from './calibration.js';
-import { formatEstimate, paperTableCells, reportNotes } from './report-markdown.js';
+import { formatEstimate, paperTableCells, percentText, reportNotes } from './report-markdown.js';
 import { agentCorrect, stepCorrect, type Estimate } from './metrics.js';
 import {
   methodLabel,
@@ -230,7 +230,6 @@ function modesHtml(summary: EvalSummary): string {
     td(formatEstimate(row.macro)),
     ...(withPairs ? [td(row.pairs ? formatEstimate(row.pairs) : '–')] : []),
   ]);
-  const percent = (value: number) => (value * 100).toFixed(1);
   const perMode = modes.rows[0]!.perMode.filter((_, index) =>
     modes.rows.some((row) => row.perMode[index]!.support > 0),
   ).map((mode) => [
@@ -238,7 +237,9 @@ function modesHtml(summary: EvalSummary): string {
     td(String(mode.support)),
     ...modes.rows.map((row) => {
       const score = row.perMode.find((entry) => entry.code === mode.code)!;
-      return td(`${percent(score.precision)} / ${percent(score.recall)} / ${percent(score.f1)}`);
+      return td(
+        `${percentText(score.precision)} / ${percentText(score.recall)} / ${percentText(score.f1)}`,
+      );
     }),
   ]);
   return `<h2>Failure modes (MAST)</h2>

@@ -151,7 +151,8 @@ export function calibrationTable(summary: EvalSummary): string {
   ].join('\n');
 }
 
-const percentText = (value: number) => `${(value * 100).toFixed(1)}`;
+/** A share as percent digits with one decimal, without the sign (table cells). */
+export const percentText = (value: number) => `${(value * 100).toFixed(1)}`;
 
 /**
  * The failure-mode tables: micro- and macro-F1 (and pair-level micro-F1) per method next to its

@@ -9,7 +9,8 @@ import { performance } from 'node:perf_hooks';
 import { z } from 'zod';
 import { getMethod, listMethods } from '../attribution/registry.js';
 import { providerNames } from '../llm/provider-catalog.js';
-import { agentCorrect, stepCorrect } from '../eval/metrics.js';
+import { stepCorrect } from '../eval/metrics.js';
+import { namesResponsible } from '../trace/agents.js';
 import { EXAMPLES, readExample } from './examples.js';
 import { PASTED, type HistoryEntry, type Repository } from '../store/repository.js';
 import type { Attribution } from '../attribution/method.js';
@@ -74,7 +75,7 @@ function labelMatch(
 ): LabelMatch {
   const named = labels?.agent !== undefined || (labels?.agents?.length ?? 0) > 0;
   return {
-    agent: named ? agentCorrect(predicted.agent, labels!.agent, labels!.agents) : null,
+    agent: named ? namesResponsible(predicted.agent, labels) : null,
     step: labels?.step === undefined ? null : stepCorrect(predicted.step, labels.step),
   };
 }

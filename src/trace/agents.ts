@@ -2,7 +2,7 @@
  * Canonical agent names and roles. Speakers are written many ways across frameworks; labels and
  * methods compare canonical names only.
  */
-import type { StepRole, Trace } from './model.js';
+import type { StepRole, Trace, TraceLabels } from './model.js';
 
 /** Speakers that are the human user rather than an agent. */
 const HUMAN_SPEAKERS = new Set(['human', 'user', 'user_proxy', 'userproxy', 'admin']);
@@ -54,9 +54,24 @@ export function sameAgent(left: string, right: string): boolean {
   return squash(left) === squash(right);
 }
 
-/** The agents a trace's labels hold responsible: all of them when several are named. */
-export function responsibleAgents(trace: Trace): string[] {
-  const labels = trace.labels;
+/** The agents labels hold responsible: all of them when several are named. */
+function labelledAgents(labels: Pick<TraceLabels, 'agent' | 'agents'> | undefined): string[] {
   if (labels?.agents && labels.agents.length > 0) return labels.agents;
   return labels?.agent ? [labels.agent] : [];
+}
+
+/** The agents a trace's labels hold responsible: all of them when several are named. */
+export function responsibleAgents(trace: Trace): string[] {
+  return labelledAgents(trace.labels);
+}
+
+/**
+ * The agent-level judgement every measure uses: right when `predicted` is one of the responsible
+ * agents (exact up to case and separators; naming any of several is right).
+ */
+export function namesResponsible(
+  predicted: string | null,
+  labels: Pick<TraceLabels, 'agent' | 'agents'> | undefined,
+): boolean {
+  return predicted !== null && labelledAgents(labels).some((agent) => sameAgent(predicted, agent));
 }

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import type { Trace } from '../../trace/model.js';
 import {
   NO_USAGE,
+  wholePercent,
   type Attribution,
   type AttributeOptions,
   type AttributionMethod,
@@ -56,7 +57,6 @@ export function predictOffline(
 }
 
 const round = (value: number) => Number(value.toFixed(4));
-const percent = (value: number) => `${Math.round(value * 100)}%`;
 
 /** Attributes one trace with a loaded model. Synchronous, no I/O. */
 export function attributeWithModel(
@@ -108,7 +108,7 @@ export function attributeWithModel(
   const reason =
     topAgent === agent
       ? evidence
-      : `Step ${top.step} (${topAgent}) scores highest (${percent(stepConfidence(top.score))}), but ${agent}'s step ${earliest.step} comes earlier and is nearly as likely (${percent(stepConfidence(earliest.score))}), so ${agent} is named. ${evidence}`;
+      : `Step ${top.step} (${topAgent}) scores highest (${wholePercent(stepConfidence(top.score))}), but ${agent}'s step ${earliest.step} comes earlier and is nearly as likely (${wholePercent(stepConfidence(earliest.score))}), so ${agent} is named. ${evidence}`;
   // The named step first, then the most likely others.
   const others = ranked.filter((entry) => entry.step !== best.step);
   const candidates: Candidate[] = [best, ...others].slice(0, 3).map((entry) => ({

@@ -6,7 +6,7 @@
  * predicted by a model trained on the other systems (raw scores are far too sure there). The
  * mappings are stored in the model file.
  */
-import { responsibleAgents, sameAgent } from '../../trace/agents.js';
+import { namesResponsible } from '../../trace/agents.js';
 import type { Trace } from '../../trace/model.js';
 import { subsetOf } from '../../trace/subset.js';
 import { attributeWithModel } from './attributor.js';
@@ -14,7 +14,12 @@ import { fitPlatt, IDENTITY, type ConfidenceCalibration } from './platt.js';
 import { assignFolds } from './folds.js';
 import { isLabelled } from './inputs.js';
 import type { OfflineModel } from './model.js';
-import { DEFAULT_TRAIN_SETTINGS, trainOfflineModel, type TrainSettings } from './train.js';
+import {
+  DEFAULT_TRAIN_SETTINGS,
+  trainOfflineModel,
+  type TrainOptions,
+  type TrainSettings,
+} from './train.js';
 
 /** Held-out raw confidences and whether each prediction was right. */
 type Judged = {
@@ -28,9 +33,7 @@ function judge(tested: readonly Trace[], model: OfflineModel, into: Judged): voi
     if (result.agentConfidence !== undefined)
       into.agent.push({
         confidence: result.agentConfidence,
-        correct:
-          result.agent !== null &&
-          responsibleAgents(trace).some((agent) => sameAgent(agent, result.agent!)),
+        correct: namesResponsible(result.agent, trace.labels),
       });
     if (result.confidence !== undefined && trace.labels?.step !== undefined)
       into.step.push({ confidence: result.confidence, correct: result.step === trace.labels.step });
@@ -38,12 +41,14 @@ function judge(tested: readonly Trace[], model: OfflineModel, into: Judged): voi
 }
 
 /**
- * The calibration of a model trained on `traces`: held-out predictions from five question-grouped
- * folds (familiar) and from leaving each system out (unfamiliar; identity when there is one system).
+ * The calibration of a model trained on `traces` (with the same options, e.g. a user's runs
+ * weighted up): held-out predictions from five question-grouped folds (familiar) and from leaving
+ * each system out (unfamiliar; identity when there is one system).
  */
 export function calibrationFor(
   traces: readonly Trace[],
   settings: TrainSettings = DEFAULT_TRAIN_SETTINGS,
+  options: TrainOptions = {},
 ): ConfidenceCalibration {
   const usable = traces.filter(isLabelled);
   const familiar: Judged = { agent: [], step: [] };
@@ -56,6 +61,8 @@ export function calibrationFor(
       const model = trainOfflineModel(
         usable.filter((_, index) => assignment[index] !== fold),
         settings,
+        [],
+        options,
       );
       judge(
         usable.filter((_, index) => assignment[index] === fold),
@@ -71,6 +78,8 @@ export function calibrationFor(
       const model = trainOfflineModel(
         usable.filter((trace) => subsetOf(trace) !== system),
         settings,
+        [],
+        options,
       );
       judge(
         usable.filter((trace) => subsetOf(trace) === system),

@@ -161,12 +161,13 @@ export async function runTrainCommand(
   const weightOf =
     base.length > 0 ? (trace: Trace) => (mine.has(trace) ? userWeight : 1) : undefined;
   const data = [...baseFolders, ...flags.data].map((path) => relative(process.cwd(), path) || '.');
-  const trained = trainOfflineModel(usable, settings, data, weightOf ? { weightOf } : {});
+  const options = weightOf ? { weightOf } : {};
+  const trained = trainOfflineModel(usable, settings, data, options);
   // Stated confidences are calibrated on held-out predictions of the same runs (calibrate.ts).
   const model = {
     ...trained,
     ...(modes ? { modes: modes.model } : {}),
-    calibration: calibrationFor(usable, settings),
+    calibration: calibrationFor(usable, settings, options),
   };
   await writeFile(flags.out, `${JSON.stringify(model, null, 1)}\n`).catch((error: unknown) => {
     throw new UserError(
