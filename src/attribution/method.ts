@@ -61,6 +61,8 @@ export interface Attribution {
    * name modes (an offline model without a mode classifier, say).
    */
   modes?: FoundMode[];
+  /** The code of the listed mode most tied to the named step, when one is (offline method). */
+  stepMode?: string;
   usage: Usage;
   /** `provider:model` of LLM methods. */
   model?: string;

@@ -82,13 +82,16 @@ export function renderTrace(trace: Trace, width = process.stdout.columns ?? 100)
 const percent = (value: number | undefined) =>
   value === undefined ? '' : pc.dim(` (${(value * 100).toFixed(0)}%)`);
 
-/** The failure modes found, most likely first, with what the first one means and how to fix it. */
-function renderModes(modes: readonly FoundMode[]): string[] {
+/**
+ * The failure modes found, most likely first (the one tied to the named step marked), with what
+ * that one (else the first) means and how to fix it.
+ */
+function renderModes(modes: readonly FoundMode[], stepMode: string | undefined): string[] {
   if (modes.length === 0) return ['  modes   none named'];
   const lines = [
-    `  modes   ${modes.map((mode) => `${mode.code} ${mode.name}${percent(mode.confidence)}`).join(', ')}`,
+    `  modes   ${modes.map((mode) => `${mode.code} ${mode.name}${percent(mode.confidence)}${mode.code === stepMode ? ' [at the step]' : ''}`).join(', ')}`,
   ];
-  const first = mastMode(modes[0]!.code);
+  const first = mastMode(stepMode ?? modes[0]!.code);
   if (first) lines.push(pc.dim(`          ${first.code}: ${first.definition} Fix: ${first.fix}`));
   return lines;
 }
@@ -126,7 +129,7 @@ export function renderAttribution(label: string, trace: Trace, result: Attributi
         .join(', ')}`,
     );
   }
-  if (result.modes) lines.push(...renderModes(result.modes));
+  if (result.modes) lines.push(...renderModes(result.modes, result.stepMode));
   if (trace.labels?.step !== undefined || trace.labels?.agent) {
     lines.push(
       pc.dim(

@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { scriptedModel } from '../../test/scripted-model.js';
 import { buildTrace } from '../trace/build-trace.js';
 import { evaluateModes, summariseModes, type ModePrediction } from './modes.js';
+import { runEvaluation } from './run-eval.js';
+import { ResultStore } from './store.js';
 
 describe('failure-mode figures', () => {
   it('computes per-mode precision, recall and F1, micro- and macro-F1', () => {
@@ -47,5 +53,49 @@ describe('failure-mode figures', () => {
       labels: { agent: 'coder' },
     });
     assert.equal(evaluateModes([trace], { methods: ['offline'], folds: 5, seed: 0 }), undefined);
+  });
+
+  it("scores an LLM method's modes from its records, also on runs labelled with modes only", async () => {
+    const steps = [
+      { speaker: 'user', content: 'Add 2 and 2.' },
+      { speaker: 'Coder', content: 'It is 5.' },
+      { speaker: 'Checker', content: 'Looks right. TERMINATE' },
+    ];
+    const withAgent = buildTrace({
+      id: 'a',
+      format: 'test',
+      steps,
+      labels: { agent: 'Coder', agents: ['Coder'], faults: [{ agent: 'Coder', mode: '2.6' }] },
+    });
+    const modesOnly = buildTrace({
+      id: 'b',
+      format: 'test',
+      steps: [...steps, { speaker: 'Coder', content: 'Again: 5.' }],
+      labels: { modes: ['1.3', '3.3'] },
+    });
+    const client = scriptedModel([
+      '{"agent": "Coder", "step": 1, "reason": "wrong sum", "modes": ["2.6"]}',
+      '{"agent": "Checker", "step": 2, "reason": "approved it", "modes": ["3.3"]}',
+    ]);
+    const folder = await mkdtemp(join(tmpdir(), 'faultline-modes-'));
+    const store = new ResultStore(join(folder, 'results.jsonl'));
+    const { records } = await runEvaluation([withAgent, modesOnly], store, {
+      methods: ['all-at-once'],
+      groundTruthSettings: [true],
+      llm: { client, model: 'openai:scripted' },
+    });
+    assert.equal(records.length, 2, 'the mode-only run is evaluated too');
+    const summary = evaluateModes([withAgent, modesOnly], {
+      methods: ['all-at-once'],
+      folds: 5,
+      seed: 0,
+      records,
+    })!;
+    const row = summary.rows.find((item) => item.method.startsWith('all-at-once'))!;
+    // Predicted 2.6 and 3.3 against labels 2.6 and 1.3 + 3.3: two hits, one miss.
+    assert.equal(row.micro.value, 4 / 5);
+    assert.equal(row.pairs?.value, 1, 'Coder with 2.6, as labelled');
+    assert.ok(summary.rows.some((item) => item.method.startsWith('k most frequent modes')));
+    await rm(folder, { recursive: true, force: true });
   });
 });

@@ -25,6 +25,8 @@ import type { Trace } from '../trace/model.js';
 import { mostTalkativeSpeaker } from './baselines.js';
 import { CROSS_VALIDATED_OFFLINE } from './constants.js';
 import { seededRandom, type Estimate } from './metrics.js';
+import type { EvalRecord } from './store.js';
+import { methodLabel } from './summary.js';
 
 /** One run's predicted and labelled modes (and agent-mode pairs, when the run labels faults). */
 export interface ModePrediction {
@@ -173,23 +175,35 @@ function labelledPairsOf(trace: Trace): string[] | undefined {
   return [...new Set(faults.map((fault) => pair(fault.agent, mastCode(fault.mode) ?? fault.mode)))];
 }
 
-/** A run's prediction under a model, and under the constant answer `baseline`. */
-function predictionsOf(trace: Trace, model: OfflineModel, baseline: readonly string[]) {
-  const labelled = labelledModes(trace)!;
+/** A run's modes as predicted (paired with the named agent) against its labels. */
+function predictionOf(
+  trace: Trace,
+  predicted: readonly string[],
+  agent: string | null,
+): ModePrediction {
   const labelledPairs = labelledPairsOf(trace);
-  const result = attributeWithModel(trace, model);
-  const predicted = (result.modes ?? []).map((mode) => mode.code);
-  const constantAgent = mostTalkativeSpeaker(trace);
-  const withPairs = (modes: readonly string[], agent: string | null) =>
-    labelledPairs
+  return {
+    predicted,
+    labelled: labelledModes(trace)!,
+    ...(labelledPairs
       ? {
           labelledPairs,
-          predictedPairs: agent === null ? [] : modes.map((mode) => pair(agent, mode)),
+          predictedPairs: agent === null ? [] : predicted.map((mode) => pair(agent, mode)),
         }
-      : {};
+      : {}),
+  };
+}
+
+/** A run's prediction under a model, and under the constant answer `baseline`. */
+function predictionsOf(trace: Trace, model: OfflineModel, baseline: readonly string[]) {
+  const result = attributeWithModel(trace, model);
   return {
-    method: { predicted, labelled, ...withPairs(predicted, result.agent) },
-    baseline: { predicted: baseline, labelled, ...withPairs(baseline, constantAgent) },
+    method: predictionOf(
+      trace,
+      (result.modes ?? []).map((mode) => mode.code),
+      result.agent,
+    ),
+    baseline: predictionOf(trace, baseline, mostTalkativeSpeaker(trace)),
   };
 }
 
@@ -201,13 +215,54 @@ export interface ModeEvalOptions {
   /** Folds and seed of `offline-cv` (the first seed). */
   folds: number;
   seed: number;
+  /** The run's evaluation records: methods other than the offline ones are scored from them. */
+  records?: readonly EvalRecord[];
 }
 
 const baselineName = (method: string) => `k most frequent modes (for ${method})`;
 
 /**
- * Failure-mode figures of `offline` and `offline-cv` on the runs labelled with modes, each next to
- * its constant baseline; undefined when no run is labelled with modes.
+ * The modes other methods (LLM methods) named, from their evaluation records, per method and
+ * setting, each next to the constant answer of the offline model's classifier (its k most frequent
+ * training modes), when it has one.
+ */
+function recordedModes(
+  labelled: readonly Trace[],
+  records: readonly EvalRecord[],
+  modelPath: string | undefined,
+): ModeMethodSummary[] {
+  const byKey = new Map(labelled.map((trace) => [traceHash(trace), trace]));
+  const groups = new Map<string, { method: EvalRecord; items: [Trace, EvalRecord][] }>();
+  for (const record of records) {
+    const trace = byKey.get(record.traceKey);
+    if (!trace || record.predicted.modes === undefined) continue;
+    const label = methodLabel(record.method, record.useGroundTruth);
+    if (!groups.has(label)) groups.set(label, { method: record, items: [] });
+    groups.get(label)!.items.push([trace, record]);
+  }
+  if (groups.size === 0) return [];
+  const constant = loadOfflineModel(modelPath).modes?.baseline;
+  const rows: ModeMethodSummary[] = [];
+  for (const [label, { items }] of groups) {
+    const predictions = items.map(([trace, record]) =>
+      predictionOf(trace, record.predicted.modes!, record.predicted.agent),
+    );
+    rows.push(summariseModes(label, predictions));
+    if (constant)
+      rows.push(
+        summariseModes(
+          baselineName(label),
+          items.map(([trace]) => predictionOf(trace, constant, mostTalkativeSpeaker(trace))),
+        ),
+      );
+  }
+  return rows;
+}
+
+/**
+ * Failure-mode figures of `offline` and `offline-cv` (computed here) and of the methods whose
+ * records name modes, on the runs labelled with modes, each next to its constant baseline;
+ * undefined when no run is labelled with modes.
  */
 export function evaluateModes(
   traces: readonly Trace[],
@@ -267,5 +322,6 @@ export function evaluateModes(
       summariseModes(baselineName(CROSS_VALIDATED_OFFLINE), baseline),
     );
   }
+  if (options.records) rows.push(...recordedModes(labelled, options.records, options.modelPath));
   return { rows, excludedTrainingTraces: excluded };
 }

@@ -8,9 +8,10 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import pLimit from 'p-limit';
-import { isLlmMethod, type LlmOptions } from '../attribution/llm/catalog.js';
+import { isLlmMethod, namesModes, type LlmOptions } from '../attribution/llm/catalog.js';
 import { DEFAULT_MODEL_PATH, loadOfflineModel } from '../attribution/offline/attributor.js';
 import { isLabelled } from '../attribution/offline/inputs.js';
+import { labelledModes } from '../attribution/offline/mode-model.js';
 import { getMethod } from '../attribution/registry.js';
 import { ModelFileError, ProviderError, UserError } from '../errors.js';
 import { traceHash } from '../trace/hash.js';
@@ -20,6 +21,7 @@ import { CROSS_VALIDATED_OFFLINE, HELD_OUT_METHODS, LEAVE_ONE_SYSTEM_OUT } from 
 import { crossValidationRecords, DEFAULT_FOLD_PLAN } from './cross-validate.js';
 import { agentCorrect, stepCorrect } from './metrics.js';
 import {
+  hasAgentLabel,
   recordKey,
   recordOf,
   settingsFingerprint,
@@ -122,14 +124,19 @@ export async function runEvaluation(
   options: EvalOptions,
 ): Promise<{ records: EvalRecord[]; info: EvalRunInfo }> {
   const labelled = traces.filter(isLabelled);
-  const keys = labelled.map(traceHash);
+  // Methods that name failure modes also run on runs labelled with modes only (MAD): those
+  // records score modes, not agents or steps.
+  const modesOnly = traces.filter(
+    (trace) => !isLabelled(trace) && labelledModes(trace) !== undefined,
+  );
+  const keyOf = new Map([...labelled, ...modesOnly].map((trace) => [trace, traceHash(trace)]));
   const info: EvalRunInfo = {
     excludedTrainingTraces: 0,
     includeTrain: Boolean(options.includeTrain),
     unlabelled: traces.length - labelled.length,
     plan: options.plan ?? DEFAULT_FOLD_PLAN,
   };
-  if (labelled.length === 0)
+  if (labelled.length === 0 && modesOnly.length === 0)
     throw new UserError(
       'none of the traces names its responsible agent or its MAST failure modes; evaluation needs labelled traces (e.g. Who&When, AEGIS or MAD with MAST labels)',
     );
@@ -146,7 +153,8 @@ export async function runEvaluation(
           ...(options.llm ? { llm: options.llm } : {}),
         });
     for (const useGroundTruth of options.groundTruthSettings) {
-      let selected = labelled.map((trace, index) => ({ trace, key: keys[index]! }));
+      const pool = namesModes(methodName) ? [...labelled, ...modesOnly] : labelled;
+      let selected = pool.map((trace) => ({ trace, key: keyOf.get(trace)! }));
       if (methodName === 'offline' && !options.includeTrain) {
         const trained = new Set(loadOfflineModel(options.modelPath).training.traceHashes);
         const before = selected.length;
@@ -164,35 +172,36 @@ export async function runEvaluation(
         hitsAgent: 0,
         hitsStep: 0,
         stepped: 0,
+        scored: 0,
         cost: 0,
         resumed: 0,
       };
+      const progressOf = (): EvalProgress => ({
+        method,
+        useGroundTruth,
+        done: progress.done,
+        total: progress.total,
+        agentAccuracy: progress.scored > 0 ? progress.hitsAgent / progress.scored : 0,
+        stepAccuracy: progress.stepped > 0 ? progress.hitsStep / progress.stepped : 0,
+        costUsd: progress.cost,
+        resumed: progress.resumed,
+      });
       const report = (record: EvalRecord, resumed: boolean) => {
         records.push(record);
         progress.done += 1;
         if (resumed) progress.resumed += 1;
-        progress.hitsAgent += agentCorrect(
-          record.predicted.agent,
-          record.label.agent,
-          record.label.agents,
-        )
-          ? 1
-          : 0;
+        // Records of runs labelled with modes only count for the modes, not for accuracy.
+        if (hasAgentLabel(record)) {
+          progress.scored += 1;
+          if (agentCorrect(record.predicted.agent, record.label.agent, record.label.agents))
+            progress.hitsAgent += 1;
+        }
         if (record.label.step !== undefined) {
           progress.stepped += 1;
           progress.hitsStep += stepCorrect(record.predicted.step, record.label.step) ? 1 : 0;
         }
         progress.cost += record.usage.costUsd ?? 0;
-        options.onProgress?.({
-          method,
-          useGroundTruth,
-          done: progress.done,
-          total: progress.total,
-          agentAccuracy: progress.hitsAgent / progress.done,
-          stepAccuracy: progress.stepped > 0 ? progress.hitsStep / progress.stepped : 0,
-          costUsd: progress.cost,
-          resumed: progress.resumed,
-        });
+        options.onProgress?.(progressOf());
       };
       if (attributor === undefined) {
         // One record per trace and seed; a seed missing any record is cross-validated again, with

@@ -38,12 +38,18 @@ export interface EvalRecord {
     unparsed?: boolean;
     /** What the method warned about (a log shortened to fit the context, say). */
     warnings?: string[];
+    /** The MAST mode codes the method named, when it names modes. */
+    modes?: string[];
   };
   /** The labels: the responsible agent (all of them when several are), the step when known. */
   label: { agent?: string; agents?: string[]; step?: number };
   usage: Usage;
   milliseconds: number;
 }
+
+/** True when the record's trace names its responsible agent (else it scores modes only). */
+export const hasAgentLabel = (record: Pick<EvalRecord, 'label'>) =>
+  record.label.agent !== undefined || (record.label.agents?.length ?? 0) > 0;
 
 /** Key of a record within a run. */
 export function recordKey(
@@ -106,6 +112,7 @@ export function recordOf(
       ...(attribution.warnings && attribution.warnings.length > 0
         ? { warnings: attribution.warnings }
         : {}),
+      ...(attribution.modes ? { modes: attribution.modes.map((mode) => mode.code) } : {}),
     },
     label: {
       ...(trace.labels?.agent ? { agent: trace.labels.agent } : {}),

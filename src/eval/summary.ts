@@ -14,7 +14,7 @@ import {
   summariseOutcomes,
   type Scored,
 } from './metrics.js';
-import { recordTraceKey, type EvalRecord } from './store.js';
+import { hasAgentLabel, recordTraceKey, type EvalRecord } from './store.js';
 import type { SummaryRow } from './summary-row.js';
 
 export type { SummaryRow } from './summary-row.js';
@@ -164,7 +164,8 @@ export function summariseEvaluation(
 ): EvalSummary {
   const rows: SummaryRow[] = [];
   const groups = new Map<string, EvalRecord[]>();
-  for (const record of records) {
+  // Records of runs labelled with failure modes only are scored in the modes section (modes.ts).
+  for (const record of records.filter(hasAgentLabel)) {
     const key = `${record.method}\u0000${record.useGroundTruth}`;
     if (!groups.has(key)) groups.set(key, []);
     groups.get(key)!.push(record);

@@ -241,6 +241,9 @@ export function renderVerdict(
               {},
               element('b', {}, `${mode.code} ${mode.name}`),
               mode.confidence !== undefined ? ` (${percent(mode.confidence)})` : '',
+              mode.code === result.stepMode && result.step !== null
+                ? element('span', { class: 'badge at-step' }, `at step ${result.step}`)
+                : '',
               element('br', {}),
               element('span', { class: 'definition' }, mode.definition),
               element('br', {}),

@@ -46,6 +46,11 @@ export function isLlmMethod(name: string): boolean {
   return isName(name);
 }
 
+/** True when the LLM method asks for the run's failure modes (in the same reply as agent and step). */
+export function namesModes(name: string): boolean {
+  return name === 'all-at-once' || name === 'hybrid';
+}
+
 /** Checks that a method can run: a model named `provider:model` whose key and endpoint are set. */
 export function checkLlmOptions(method: string, options: LlmOptions): void {
   if (options.client) return;

@@ -20,7 +20,7 @@ import { applyPlatt, type Platt } from './platt.js';
 import { readModelFile, type OfflineModel } from './model.js';
 import { stepInputs, stepProbabilitiesOf } from './inputs.js';
 import { modeFeatures } from './mode-features.js';
-import { predictModes } from './mode-model.js';
+import { predictModes, stepTiedMode, type ModeModel } from './mode-model.js';
 
 /** Where the shipped model lives: `models/` at the package root, from src/ and dist/ alike. */
 export const DEFAULT_MODEL_PATH = fileURLToPath(
@@ -125,9 +125,21 @@ export function attributeWithModel(
     agentConfidence: round(stated(agentProbability.get(agent) ?? 0, mapping?.agent)),
     familiar,
     candidates,
-    ...(model.modes ? { modes: predictModes(model.modes, modeFeatures(trace, rows)) } : {}),
+    ...(model.modes ? modesOf(model.modes, trace, rows, best.step) : {}),
     usage: { ...NO_USAGE },
   };
+}
+
+/** The failure modes found in the run, and the one most tied to the named step. */
+function modesOf(
+  modes: ModeModel,
+  trace: Trace,
+  rows: readonly (readonly number[])[],
+  step: number,
+): Pick<Attribution, 'modes' | 'stepMode'> {
+  const found = predictModes(modes, modeFeatures(trace, rows));
+  const tied = stepTiedMode(modes, found, rows[step]!);
+  return { modes: found, ...(tied ? { stepMode: tied.code } : {}) };
 }
 
 const nameSets = new WeakMap<OfflineModel, Set<string>>();

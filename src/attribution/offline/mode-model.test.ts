@@ -10,8 +10,10 @@ import {
   frequentModes,
   labelledModes,
   predictModes,
+  stepTiedMode,
   trainModeModel,
   type ModeExample,
+  type ModeModel,
 } from './mode-model.js';
 import { stepInputs } from './inputs.js';
 
@@ -143,5 +145,31 @@ describe('mode classifier', () => {
       const threshold = model.modes!.modes.find((entry) => entry.code === mode.code)!.threshold;
       assert.ok(mode.confidence! >= threshold);
     }
+  });
+
+  it('ties to the named step the found mode its values raise most through the run maxima', () => {
+    // Two step features; mode features are [mean a, mean b, max a, max b].
+    const entry = (code: string, weights: number[]) => ({
+      code,
+      mean: [0, 0, 0, 0],
+      scale: [1, 1, 1, 1],
+      weights,
+      bias: 0,
+      threshold: 0.5,
+    });
+    const model: ModeModel = {
+      features: ['a', 'b', 'max a', 'max b'],
+      modes: [entry('1.3', [5, 0, 0, 1]), entry('2.6', [0, 0, 2, 0])],
+      baseline: [],
+      training: { traces: 0, l2: 1, traceHashes: [], data: [] },
+    };
+    const found = predictModes(model, [1, 0, 1, 1]);
+    assert.deepEqual(
+      found.map((mode) => mode.code),
+      ['1.3', '2.6'],
+    );
+    assert.equal(stepTiedMode(model, found, [1, 0])?.code, '2.6', 'the step raises max a');
+    assert.equal(stepTiedMode(model, found, [0, 1])?.code, '1.3', 'the step raises max b');
+    assert.equal(stepTiedMode(model, found, [0, 0]), undefined, 'the step raises none');
   });
 });

@@ -235,6 +235,32 @@ export function trainModeModel(
 const round = (value: number) => Number(value.toFixed(4));
 
 /** Every mode above its threshold, most confident first. */
+/**
+ * Of the modes found, the one the blamed step does most to raise: the step's own feature values
+ * through each mode's weights on the run's per-feature maxima, as if the step alone were the run's
+ * maximum (mode-features.ts puts the maxima right after the means). Undefined when no found mode
+ * is raised by the step.
+ */
+export function stepTiedMode(
+  model: ModeModel,
+  found: readonly FoundMode[],
+  stepRow: readonly number[],
+): FoundMode | undefined {
+  const width = stepRow.length;
+  let best: { mode: FoundMode; tie: number } | undefined;
+  for (const mode of found) {
+    const entry = model.modes.find((candidate) => candidate.code === mode.code);
+    if (!entry) continue;
+    let tie = 0;
+    for (let column = 0; column < width; column += 1) {
+      const at = width + column;
+      tie += (entry.weights[at]! * (stepRow[column]! - entry.mean[at]!)) / entry.scale[at]!;
+    }
+    if (tie > 0 && (!best || tie > best.tie)) best = { mode, tie };
+  }
+  return best?.mode;
+}
+
 export function predictModes(model: ModeModel, row: readonly number[]): FoundMode[] {
   const out: FoundMode[] = [];
   for (const mode of model.modes) {

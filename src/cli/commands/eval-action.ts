@@ -9,7 +9,7 @@ import { databasePath, faultlineHome } from '../../config.js';
 import { openDatabase } from '../../store/database.js';
 import { Repository } from '../../store/repository.js';
 import { UserError } from '../../errors.js';
-import { isLlmMethod } from '../../attribution/llm/catalog.js';
+import { isLlmMethod, namesModes } from '../../attribution/llm/catalog.js';
 import { renderHtmlReport } from '../../eval/report-html.js';
 import { renderMarkdownReport, terminalReport } from '../../eval/report-markdown.js';
 import { HELD_OUT_METHODS } from '../../eval/constants.js';
@@ -17,6 +17,7 @@ import { modelFileHash, runEvaluation, type EvalProgress } from '../../eval/run-
 import { evaluateModes } from '../../eval/modes.js';
 import { seedsOf } from '../../eval/folds.js';
 import { isLabelled } from '../../attribution/offline/inputs.js';
+import { labelledModes } from '../../attribution/offline/mode-model.js';
 import { ResultStore } from '../../eval/store.js';
 import { summariseEvaluation, methodLabel } from '../../eval/summary.js';
 import type { Trace } from '../../trace/model.js';
@@ -91,36 +92,40 @@ export async function runEvalCommand(
       traces.push(trace);
     },
   );
-  // Failure modes are scored on the runs labelled with them; a set with only mode labels (MAD)
-  // gets only those figures.
+  // A set with only mode labels (MAD) runs only the methods that name modes (LLM methods; the
+  // offline ones are scored by evaluateModes below), and gets only the modes figures.
+  const modeLabelled = traces.some((trace) => labelledModes(trace) !== undefined);
+  const runsMethods = traces.some(isLabelled) || (modeLabelled && methods.some(namesModes));
+  const { records, info } = runsMethods
+    ? await runEvaluation(traces, store, {
+        methods,
+        groundTruthSettings: flags.both ? [true, false] : [flags.groundTruth],
+        modelPath,
+        includeTrain: Boolean(flags.includeTrain),
+        llm,
+        concurrency,
+        plan,
+        onProgress: progressPrinter(),
+      })
+    : {
+        records: [],
+        info: {
+          excludedTrainingTraces: 0,
+          includeTrain: Boolean(flags.includeTrain),
+          unlabelled: traces.length,
+          plan,
+        },
+      };
+  // Failure modes are scored on the runs labelled with them: the offline methods here, the
+  // others from their records.
   const modes = evaluateModes(traces, {
     methods,
     modelPath,
     includeTrain: Boolean(flags.includeTrain),
     folds: plan.folds,
     seed: seedsOf(plan)[0] ?? 0,
+    records,
   });
-  const { records, info } =
-    modes && !traces.some(isLabelled)
-      ? {
-          records: [],
-          info: {
-            excludedTrainingTraces: 0,
-            includeTrain: Boolean(flags.includeTrain),
-            unlabelled: traces.length,
-            plan,
-          },
-        }
-      : await runEvaluation(traces, store, {
-          methods,
-          groundTruthSettings: flags.both ? [true, false] : [flags.groundTruth],
-          modelPath,
-          includeTrain: Boolean(flags.includeTrain),
-          llm,
-          concurrency,
-          plan,
-          onProgress: progressPrinter(),
-        });
   const summary = { ...summariseEvaluation(records, traces, info), ...(modes ? { modes } : {}) };
   process.stdout.write(terminalReport(summary));
   process.stderr.write(`results stored in ${store.file}\n`);
