@@ -142,6 +142,17 @@ describe('web page in Chromium', { skip }, () => {
     assert.ok(visibleAgents.length > 0 && visibleAgents.every((agent) => agent === 'WebSurfer'));
     await page.selectOption('#agent-filter', '');
 
+    // The page's first Tab stop skips the whole run to the verdict.
+    assert.equal(
+      await page.evaluate(
+        `document.querySelector('a[href], button, input, select, textarea, summary').textContent`,
+      ),
+      'Skip to the verdict',
+    );
+    await page.focus('a.skip');
+    await page.keyboard.press('Enter');
+    assert.equal(await page.evaluate('document.activeElement.id'), 'result');
+
     await page.keyboard.press('/');
     await page.keyboard.type('Mission Bay');
     assert.match((await page.locator('#search-count').textContent()) ?? '', /^\d+ steps?$/);
@@ -340,8 +351,19 @@ describe('web page in Chromium', { skip }, () => {
     await page.goBack();
     await page.locator('article.step.blamed').waitFor();
     found['analysis, dark'] = await seriousViolations(page);
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.click('nav a[data-tab="evaluations"]');
+    await page.click('#evaluations ul a');
+    await page.locator('table.traces').waitFor();
+    found.evaluations = await seriousViolations(page);
     await screenshot(page, 'analysis-dark');
-    assert.deepEqual(found, { start: [], analysis: [], history: [], 'analysis, dark': [] });
+    assert.deepEqual(found, {
+      start: [],
+      analysis: [],
+      history: [],
+      'analysis, dark': [],
+      evaluations: [],
+    });
     await context.close();
   });
 

@@ -556,6 +556,11 @@ async function start(): Promise<void> {
     byId('shortcuts').hidden = !byId('shortcuts').hidden;
   });
   document.addEventListener('keydown', onKey);
+  // The skip link moves focus itself: a fragment change would be taken for a new route.
+  document.querySelector('a.skip')!.addEventListener('click', (event) => {
+    event.preventDefault();
+    resultPanel.focus();
+  });
   document.addEventListener('click', (event) => {
     const link = (event.target as HTMLElement).closest<HTMLAnchorElement>('a[data-route]');
     if (!link || event.ctrlKey || event.metaKey || event.shiftKey) return;
