@@ -259,11 +259,13 @@ describe('HTTP API', () => {
     const opened = await open(0);
     assert.equal(opened.status, 201);
     const body = (await opened.json()) as {
-      analysis: { traceId: string; result: { agent: string; step: number } };
+      analysis: { id: string; traceId: string; result: { agent: string; step: number } };
       match: { agent: boolean; step: boolean };
     };
     assert.deepEqual([body.analysis.result.agent, body.analysis.result.step], ['Orchestrator', 1]);
     assert.deepEqual(body.match, { agent: true, step: false });
+    const again = (await (await open(0)).json()) as { analysis: { id: string } };
+    assert.equal(again.analysis.id, body.analysis.id, 'opened once');
     const gone = await open(1);
     assert.equal(gone.status, 404);
     assert.match(((await gone.json()) as { error: string }).error, /\/gone\/x\.json.*no such file/);

@@ -4,34 +4,26 @@
  */
 import { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
-import { basename } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { z } from 'zod';
 import { getMethod, listMethods } from '../attribution/registry.js';
 import { providerNames } from '../llm/provider-catalog.js';
-import { stepCorrect } from '../eval/metrics.js';
-import { namesResponsible } from '../trace/agents.js';
-import { EXAMPLES, readExample } from './examples.js';
 import { PASTED, type HistoryEntry, type Repository } from '../store/repository.js';
-import type { Attribution } from '../attribution/method.js';
-import type { EvalRecord } from '../eval/store.js';
-import { importTraceBytes, loadTraces } from '../trace/load.js';
-import type { TraceLabels } from '../trace/model.js';
+import { importTraceBytes } from '../trace/load.js';
 import { listFormats } from '../trace/registry.js';
 import type {
   AnalysesResponse,
   AnalysisResponse,
-  EvaluationResponse,
-  EvaluationTraceRow,
-  EvaluationsResponse,
   ExamplesResponse,
-  LabelMatch,
   HistoryRow,
   MethodsResponse,
   TraceResponse,
   TracesResponse,
   UploadResponse,
 } from './api-types.js';
+import { evaluationRoutes } from './evaluation-routes.js';
+import { EXAMPLES, readExample } from './examples.js';
+import { labelMatch } from './label-match.js';
 
 const analysisRequestSchema = z.object({
   method: z.string().min(1).default('offline'),
@@ -68,29 +60,11 @@ async function validBody<Schema extends z.ZodType>(
   return parsed.data;
 }
 
-/** Whether a verdict matches the labels, per level; null where the labels say nothing. */
-function labelMatch(
-  predicted: { agent: string | null; step: number | null },
-  labels: Partial<Pick<TraceLabels, 'agent' | 'agents' | 'step'>> | undefined,
-): LabelMatch {
-  const named = labels?.agent !== undefined || (labels?.agents?.length ?? 0) > 0;
-  return {
-    agent: named ? namesResponsible(predicted.agent, labels) : null,
-    step: labels?.step === undefined ? null : stepCorrect(predicted.step, labels.step),
-  };
-}
-
 /** The History row of an entry: whether its latest verdict matches its label. */
 const historyRow = (entry: HistoryEntry): HistoryRow => ({
   ...entry,
   correct: entry.latest && entry.label ? labelMatch(entry.latest, entry.label) : null,
 });
-
-/** The evaluated records stored with an evaluation run's summary. */
-function storedRecords(summary: unknown): EvalRecord[] {
-  const records = (summary as { records?: unknown } | null)?.records;
-  return Array.isArray(records) ? (records as EvalRecord[]) : [];
-}
 
 async function jsonBody(request: Request): Promise<unknown> {
   const text = await request.text();
@@ -253,74 +227,7 @@ export function apiRoutes(repository: Repository): Hono {
     } satisfies AnalysisResponse);
   });
 
-  api.get('/evaluations', (context) =>
-    context.json({ evaluations: repository.listEvaluations() } satisfies EvaluationsResponse),
-  );
-
-  api.get('/evaluations/:id', (context) => {
-    const evaluation = repository.getEvaluation(context.req.param('id'));
-    if (!evaluation)
-      throw new HTTPException(404, { message: `no evaluation ${context.req.param('id')}` });
-    const traces = storedRecords(evaluation.summary).map((record, index): EvaluationTraceRow => ({
-      index,
-      file: record.file,
-      subset: record.subset,
-      method: record.method,
-      useGroundTruth: record.useGroundTruth,
-      predicted: { agent: record.predicted.agent, step: record.predicted.step },
-      label: record.label,
-      correct: labelMatch(record.predicted, record.label),
-    }));
-    return context.json({
-      evaluation: evaluation as EvaluationResponse['evaluation'],
-      traces,
-    } satisfies EvaluationResponse);
-  });
-
-  // Opens one evaluated trace as an analysis: the trace is read again from its file (evaluations
-  // keep results, not traces) and stored with the evaluation's verdict.
-  api.post('/evaluations/:id/records/:index/open', async (context) => {
-    const id = context.req.param('id');
-    const evaluation = repository.getEvaluation(id);
-    const record = storedRecords(evaluation?.summary)[Number(context.req.param('index'))];
-    if (!evaluation || !record)
-      throw new HTTPException(404, {
-        message: `no record ${context.req.param('index')} in evaluation ${id}`,
-      });
-    const traces = await loadTraces(record.file).catch((error: unknown) => {
-      throw new HTTPException(404, {
-        message: `${error instanceof Error ? error.message : String(error)} (the evaluation keeps results, not traces)`,
-      });
-    });
-    const trace = traces.find((item) => item.id === record.id) ?? traces[0]!;
-    const { id: traceId } = repository.saveTrace(trace, basename(record.file));
-    const { predicted } = record;
-    const result: Attribution = {
-      agent: predicted.agent,
-      step: predicted.step,
-      reason: predicted.reason,
-      method: record.method,
-      ...(predicted.confidence !== undefined ? { confidence: predicted.confidence } : {}),
-      ...(predicted.agentConfidence !== undefined
-        ? { agentConfidence: predicted.agentConfidence }
-        : {}),
-      ...(predicted.warnings ? { warnings: predicted.warnings } : {}),
-      usage: record.usage,
-    };
-    const analysis = repository.saveAnalysis(
-      traceId,
-      { method: record.method, useGroundTruth: record.useGroundTruth, evaluation: id },
-      result,
-      record.milliseconds,
-    );
-    return context.json(
-      {
-        analysis: { ...analysis, traceName: basename(record.file) },
-        match: labelMatch(result, repository.getTrace(traceId)?.labels),
-      } satisfies AnalysisResponse,
-      201,
-    );
-  });
+  api.route('/evaluations', evaluationRoutes(repository));
 
   return api;
 }

@@ -1,0 +1,121 @@
+/**
+ * The evaluation runs of `faultline eval` under /api/evaluations: the list, one run with a row per
+ * evaluated trace, and opening a trace of a run as an analysis.
+ */
+import { Hono } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import { basename } from 'node:path';
+import type { Attribution } from '../attribution/method.js';
+import type { EvalRecord } from '../eval/store.js';
+import type { Repository } from '../store/repository.js';
+import { loadTraces } from '../trace/load.js';
+import type {
+  AnalysisResponse,
+  EvaluationResponse,
+  EvaluationTraceRow,
+  EvaluationsResponse,
+} from './api-types.js';
+import { labelMatch } from './label-match.js';
+
+/** The evaluated records stored with an evaluation run's summary. */
+function storedRecords(summary: unknown): EvalRecord[] {
+  const records = (summary as { records?: unknown } | null)?.records;
+  return Array.isArray(records) ? (records as EvalRecord[]) : [];
+}
+
+/** The routes, mounted at /api/evaluations. */
+export function evaluationRoutes(repository: Repository): Hono {
+  const api = new Hono();
+
+  api.get('/', (context) =>
+    context.json({ evaluations: repository.listEvaluations() } satisfies EvaluationsResponse),
+  );
+
+  api.get('/:id', (context) => {
+    const evaluation = repository.getEvaluation(context.req.param('id'));
+    if (!evaluation)
+      throw new HTTPException(404, { message: `no evaluation ${context.req.param('id')}` });
+    const traces = storedRecords(evaluation.summary).map((record, index): EvaluationTraceRow => ({
+      index,
+      file: record.file,
+      subset: record.subset,
+      method: record.method,
+      useGroundTruth: record.useGroundTruth,
+      predicted: { agent: record.predicted.agent, step: record.predicted.step },
+      label: record.label,
+      correct: labelMatch(record.predicted, record.label),
+    }));
+    return context.json({
+      evaluation: evaluation as EvaluationResponse['evaluation'],
+      traces,
+    } satisfies EvaluationResponse);
+  });
+
+  // Opens one evaluated trace as an analysis: the trace is read again from its file (evaluations
+  // keep results, not traces) and stored with the evaluation's verdict.
+  api.post('/:id/records/:index/open', async (context) => {
+    const id = context.req.param('id');
+    const evaluation = repository.getEvaluation(id);
+    const index = Number(context.req.param('index'));
+    const record = storedRecords(evaluation?.summary)[index];
+    if (!evaluation || !record)
+      throw new HTTPException(404, {
+        message: `no record ${context.req.param('index')} in evaluation ${id}`,
+      });
+    const traces = await loadTraces(record.file).catch((error: unknown) => {
+      throw new HTTPException(404, {
+        message: `${error instanceof Error ? error.message : String(error)} (the evaluation keeps results, not traces)`,
+      });
+    });
+    const trace = traces.find((item) => item.id === record.id) ?? traces[0]!;
+    const { id: traceId } = repository.saveTrace(trace, basename(record.file));
+    const labels = repository.getTrace(traceId)?.labels;
+    // Opened before: the same analysis again.
+    const opened = repository
+      .listAnalyses(traceId)
+      .find(
+        (analysis) =>
+          analysis.settings.evaluation === id &&
+          analysis.settings.record === index &&
+          analysis.method === record.method,
+      );
+    if (opened)
+      return context.json({
+        analysis: opened,
+        match: labelMatch(opened.result, labels),
+      } satisfies AnalysisResponse);
+    const { predicted } = record;
+    const result: Attribution = {
+      agent: predicted.agent,
+      step: predicted.step,
+      reason: predicted.reason,
+      method: record.method,
+      ...(predicted.confidence !== undefined ? { confidence: predicted.confidence } : {}),
+      ...(predicted.agentConfidence !== undefined
+        ? { agentConfidence: predicted.agentConfidence }
+        : {}),
+      ...(predicted.warnings ? { warnings: predicted.warnings } : {}),
+      usage: record.usage,
+    };
+    const analysis = repository.saveAnalysis(
+      traceId,
+      {
+        method: record.method,
+        useGroundTruth: record.useGroundTruth,
+        evaluation: id,
+        record: index,
+      },
+      result,
+      record.milliseconds,
+    );
+    return context.json(
+      {
+        analysis: { ...analysis, traceName: basename(record.file) },
+        match: labelMatch(result, labels),
+      } satisfies AnalysisResponse,
+      201,
+    );
+  });
+
+  return api;
+}
