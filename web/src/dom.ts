@@ -23,6 +23,10 @@ export function element<Tag extends keyof HTMLElementTagNameMap>(
   return node;
 }
 
+/** The responsible agent(s) a label names: `Coder or Planner`, `?` when it names none. */
+export const labelledAgents = (label: { agent?: string; agents?: string[] }) =>
+  (label.agents ?? [label.agent ?? '?']).join(' or ');
+
 /** Percent text of a probability. */
 export const percent = (value: number | undefined) =>
   value === undefined ? '' : `${(value * 100).toFixed(0)}%`;

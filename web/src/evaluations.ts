@@ -1,6 +1,6 @@
 /** Evaluations: the runs of `faultline eval`, each with its accuracy table and a chart. */
 import type { EvaluationSummary, EvaluationTraceRow, Estimate, SummaryRow } from './api.js';
-import { element, table } from './dom.js';
+import { element, labelledAgents, table } from './dom.js';
 
 const cell = (estimate: Estimate) =>
   `${(estimate.value * 100).toFixed(1)}% [${(estimate.low * 100).toFixed(1)}, ${(estimate.high * 100).toFixed(1)}]`;
@@ -67,8 +67,7 @@ function traceTable(
     },
     {
       name: 'label',
-      value: (row) =>
-        `${(row.label.agents ?? [row.label.agent ?? '?']).join(' or ')} @ ${row.label.step ?? '?'}`,
+      value: (row) => `${labelledAgents(row.label)} @ ${row.label.step ?? '?'}`,
     },
     { name: 'agent right', value: (row) => yesNo(row.correct.agent) },
     { name: 'step right', value: (row) => yesNo(row.correct.step) },

@@ -1,6 +1,6 @@
 /** History: every stored trace once, with its latest verdict, its label and whether they agree. */
 import type { HistoryRow } from './api.js';
-import { element, table } from './dom.js';
+import { element, labelledAgents, table } from './dom.js';
 
 /** What the table can ask the page to do. */
 export interface HistoryActions {
@@ -58,7 +58,7 @@ export function renderHistory(
         : `${entry.latest.agent} @ ${entry.latest.step}`
       : 'not analysed';
     const label = entry.label
-      ? `${(entry.label.agents ?? [entry.label.agent ?? '?']).join(' or ')} @ ${entry.label.step ?? '?'}${entry.label.byUser ? ' (yours)' : ''}`
+      ? `${labelledAgents(entry.label)} @ ${entry.label.step ?? '?'}${entry.label.byUser ? ' (yours)' : ''}`
       : '—';
     const cells = [
       entry.format,

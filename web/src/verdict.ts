@@ -4,7 +4,7 @@
  * export, and the form that stores a person's own verdict as the trace's label (teach it).
  */
 import type { Analysis, Attribution, LabelMatch, Trace } from './api.js';
-import { element, percent } from './dom.js';
+import { element, labelledAgents, percent } from './dom.js';
 
 /** Below this probability of the named agent the verdict is shown as a guess. */
 export const LOW_CONFIDENCE = 0.4;
@@ -75,7 +75,7 @@ export function verdictMarkdown(traceName: string, trace: Trace, analysis: Analy
     );
   if (trace.labels?.agent || trace.labels?.step !== undefined)
     lines.push(
-      `- **Label${trace.labels.byUser ? ' (set on the page)' : ''}:** ${(trace.labels.agents ?? [trace.labels.agent ?? '?']).join(' or ')} at step ${trace.labels.step ?? '?'}`,
+      `- **Label${trace.labels.byUser ? ' (set on the page)' : ''}:** ${labelledAgents(trace.labels)} at step ${trace.labels.step ?? '?'}`,
     );
   return `${lines.join('\n')}\n`;
 }
@@ -205,7 +205,7 @@ export function renderVerdict(
         'p',
         { class: 'label' },
         element('b', {}, labels.byUser ? 'Your label: ' : 'Label in the trace: '),
-        (labels.agents ?? [labels.agent ?? '?']).join(' or '),
+        labelledAgents(labels),
         ' at ',
         labels.step === undefined
           ? 'step ?'
