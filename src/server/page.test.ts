@@ -194,7 +194,7 @@ describe('web page in Chromium', { skip }, () => {
     await page.close();
   });
 
-  it('reads an AG2 logs.db and several files at once, and clears the screen after a failed upload', async () => {
+  it('reads an AG2 logs.db and several files at once, and clears the screen after a failed analysis or upload', async () => {
     const page = await browser.newPage();
     await page.goto(server.state.url);
     await page.setInputFiles('#file', [
@@ -207,6 +207,20 @@ describe('web page in Chromium', { skip }, () => {
       /ag2-sqlite/,
     );
     assert.match((await page.locator('#status').textContent()) ?? '', /2 traces loaded/);
+
+    // A failed analysis leaves no old verdict on screen, and speaks of the page's controls.
+    await page.click('#run');
+    await page.locator('article.step.blamed').waitFor();
+    await page.selectOption('#method', 'all-at-once');
+    await page.click('#run');
+    await page.locator('#status.error').waitFor();
+    assert.equal(await page.locator('article.step.blamed').count(), 0);
+    assert.equal(await page.locator('#result .verdict').count(), 0);
+    assert.match(
+      (await page.locator('#result').textContent()) ?? '',
+      /enter a model as provider:model/,
+    );
+    await page.selectOption('#method', 'offline');
 
     const bad = join(home, 'bad.json');
     await writeFile(bad, '{"foo": 1}');
