@@ -113,8 +113,13 @@ async function show(route: Route): Promise<void> {
       await showStart();
     }
   } catch (error) {
-    if (route.tab === 'analyse') clearAnalyse();
-    say(message(error), 'error');
+    if (route.tab === 'analyse') {
+      clearAnalyse();
+      say(message(error), 'error');
+    } else {
+      // The status line lives on the Analyse tab: say it where the reader is.
+      byId(route.tab).replaceChildren(element('p', { class: 'warning' }, message(error)));
+    }
   }
 }
 
@@ -213,7 +218,7 @@ async function showAnalysis(analysis: Analysis | null, match: LabelMatch | null)
   markStep(open.view, 'blamed', analysis?.result.step ?? null);
   const verdictStep = analysis?.result.step ?? null;
   if (verdictStep !== null) openStep(verdictStep);
-  else if (open.trace.labels?.step !== undefined) markStep(open.view, 'focused', null);
+  else markStep(open.view, 'focused', null);
   highlightEvidence();
 }
 
@@ -224,7 +229,7 @@ function renderPanel(): void {
   renderVerdict(resultPanel, open.trace, name, open.analysis, open.match, open.siblings, {
     open: openStep,
     navigate: (path) => void navigate(path),
-    teach: teach,
+    teach,
   });
   open.timeline.setMarks(timelineMarks(open));
 }
