@@ -63,6 +63,11 @@ export interface Attribution {
   modes?: FoundMode[];
   /** The code of the listed mode most tied to the named step, when one is (offline method). */
   stepMode?: string;
+  /**
+   * Each agent's own modes, as Aegis pairs them, agents with a mode only, most confident first;
+   * present when the offline model has a per-agent classifier.
+   */
+  agentModes?: { agent: string; modes: FoundMode[] }[];
   usage: Usage;
   /** `provider:model` of LLM methods. */
   model?: string;

@@ -3,8 +3,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { FIXTURES } from '../../test/paths.js';
 import { scriptedModel } from '../../test/scripted-model.js';
+import { attributeWithModel, loadOfflineModel } from '../attribution/offline/attributor.js';
 import { buildTrace } from '../trace/build-trace.js';
+import { loadTraces } from '../trace/load.js';
 import { evaluateModes, summariseModes, type ModePrediction } from './modes.js';
 import { runEvaluation } from './run-eval.js';
 import { ResultStore } from './store.js';
@@ -97,5 +100,28 @@ describe('failure-mode figures', () => {
     assert.equal(row.pairs?.value, 1, 'Coder with 2.6, as labelled');
     assert.ok(summary.rows.some((item) => item.method.startsWith('k most frequent modes')));
     await rm(folder, { recursive: true, force: true });
+  });
+
+  it('pairs each agent with its own modes when the model has the per-agent classifier', async () => {
+    const [trace] = await loadTraces(join(FIXTURES, 'formats/aegis-release.json'));
+    const result = attributeWithModel(trace!, loadOfflineModel());
+    assert.ok(result.agentModes, 'the shipped model names modes per agent');
+    const summary = evaluateModes([trace!], {
+      methods: ['offline'],
+      folds: 5,
+      seed: 0,
+      includeTrain: true,
+    })!;
+    const offline = summary.rows.find((row) => row.method === 'offline')!;
+    assert.equal(offline.pairs?.n, 1);
+    const predicted = result.agentModes.flatMap((entry) =>
+      entry.modes.map((mode) => `${entry.agent}|${mode.code}`),
+    );
+    const labelled = trace!.labels!.faults!.map((fault) => `${fault.agent}|${fault.mode}`);
+    const hits = predicted.filter((item) =>
+      labelled.some((label) => label.toLowerCase() === item.toLowerCase()),
+    ).length;
+    const expected = hits === 0 ? 0 : (2 * hits) / (predicted.length + labelled.length);
+    assert.ok(Math.abs(offline.pairs.value - expected) < 1e-9);
   });
 });

@@ -7,8 +7,11 @@
  */
 import { attributeWithModel, loadOfflineModel } from '../attribution/offline/attributor.js';
 import { isLabelled } from '../attribution/offline/inputs.js';
+import { AGENT_MODE_FEATURE_NAMES } from '../attribution/offline/mode-features.js';
 import {
   addSetCounts,
+  agentModeExamples,
+  DEFAULT_MODE_SETTINGS,
   f1Of,
   frequentModes,
   labelledModes,
@@ -175,22 +178,26 @@ function labelledPairsOf(trace: Trace): string[] | undefined {
   return [...new Set(faults.map((fault) => pair(fault.agent, mastCode(fault.mode) ?? fault.mode)))];
 }
 
-/** A run's modes as predicted (paired with the named agent) against its labels. */
+/**
+ * A run's modes as predicted against its labels; the pairs are the per-agent modes when the method
+ * names them, else the named agent with each mode.
+ */
 function predictionOf(
   trace: Trace,
   predicted: readonly string[],
   agent: string | null,
+  agentModes?: readonly { agent: string; modes: readonly { code: string }[] }[],
 ): ModePrediction {
   const labelledPairs = labelledPairsOf(trace);
+  const predictedPairs = agentModes
+    ? agentModes.flatMap((entry) => entry.modes.map((mode) => pair(entry.agent, mode.code)))
+    : agent === null
+      ? []
+      : predicted.map((mode) => pair(agent, mode));
   return {
     predicted,
     labelled: labelledModes(trace)!,
-    ...(labelledPairs
-      ? {
-          labelledPairs,
-          predictedPairs: agent === null ? [] : predicted.map((mode) => pair(agent, mode)),
-        }
-      : {}),
+    ...(labelledPairs ? { labelledPairs, predictedPairs } : {}),
   };
 }
 
@@ -202,6 +209,7 @@ function predictionsOf(trace: Trace, model: OfflineModel, baseline: readonly str
       trace,
       (result.modes ?? []).map((mode) => mode.code),
       result.agent,
+      result.agentModes,
     ),
     baseline: predictionOf(trace, baseline, mostTalkativeSpeaker(trace)),
   };
@@ -309,7 +317,21 @@ export function evaluateModes(
           ? trainOfflineModel(agentLabelled)
           : loadOfflineModel(options.modelPath);
       const examples = modeExamples(training);
-      const model = { ...base, modes: trainModeModel(examples) };
+      const perAgent = agentModeExamples(training);
+      const model = {
+        ...base,
+        modes: trainModeModel(examples),
+        ...(perAgent.length > 0
+          ? {
+              agentModes: trainModeModel(
+                perAgent,
+                [],
+                DEFAULT_MODE_SETTINGS,
+                AGENT_MODE_FEATURE_NAMES,
+              ),
+            }
+          : {}),
+      };
       const constant = frequentModes(examples.map((example) => example.modes));
       for (const trace of held) {
         const { method: predicted, baseline: fixed } = predictionsOf(trace, model, constant);

@@ -252,6 +252,22 @@ export function renderVerdict(
           );
         container.append(list);
       }
+      if (result.agentModes && result.agentModes.length > 0) {
+        const byAgent = element('ul', { class: 'agent-modes' });
+        for (const entry of result.agentModes)
+          byAgent.append(
+            element(
+              'li',
+              {},
+              element('b', {}, entry.agent),
+              ': ',
+              entry.modes
+                .map((mode) => `${mode.code} ${mode.name} (${percent(mode.confidence)})`)
+                .join(', '),
+            ),
+          );
+        container.append(element('h3', {}, 'Modes by agent'), byAgent);
+      }
     }
     const candidates = [...(result.candidates ?? [])].sort(
       (left, right) => right.score - left.score,

@@ -20,7 +20,7 @@ import { applyPlatt, type Platt } from './platt.js';
 import { readModelFile, type OfflineModel } from './model.js';
 import { stepInputs, stepProbabilitiesOf } from './inputs.js';
 import { modeFeatures } from './mode-features.js';
-import { predictModes, stepTiedMode, type ModeModel } from './mode-model.js';
+import { predictAgentModes, predictModes, stepTiedMode, type ModeModel } from './mode-model.js';
 
 /** Where the shipped model lives: `models/` at the package root, from src/ and dist/ alike. */
 export const DEFAULT_MODEL_PATH = fileURLToPath(
@@ -126,6 +126,7 @@ export function attributeWithModel(
     familiar,
     candidates,
     ...(model.modes ? modesOf(model.modes, trace, rows, best.step) : {}),
+    ...(model.agentModes ? { agentModes: predictAgentModes(model.agentModes, trace, rows) } : {}),
     usage: { ...NO_USAGE },
   };
 }

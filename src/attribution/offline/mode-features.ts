@@ -1,9 +1,10 @@
 /**
- * Run-level features for the failure-mode classifier (mode-model.ts): the step features (features.ts)
- * summarised over the agents' turns (mean and maximum of each), plus a few facts of the run's shape
- * (length, team size, who speaks, how it ends, how much it repeats itself). Read from the canonical
- * trace and the step rows the attributor has already computed, so every format gets modes and they
- * cost almost nothing on top of attributing.
+ * Features for the failure-mode classifiers (mode-model.ts). Run level: the step features
+ * (features.ts) summarised over the agents' turns (mean and maximum of each), plus a few facts of
+ * the run's shape (length, team size, who speaks, how it ends, how much it repeats itself). Agent
+ * level: the same summaries over one agent's turns, plus where and how much it speaks. Read from
+ * the canonical trace and the step rows the attributor has already computed, so every format gets
+ * modes and they cost almost nothing on top of attributing.
  */
 import type { Trace } from '../../trace/model.js';
 import { FEATURE_NAMES } from './feature-names.js';
@@ -90,4 +91,63 @@ export function modeFeatures(trace: Trace, rows: readonly (readonly number[])[])
     Math.log1p(last.length / 100),
   ];
   return [...mean, ...max, ...shape];
+}
+
+const AGENT_SHAPE_FEATURES = [
+  'agent_step_share',
+  'agent_first_position',
+  'agent_speaks_first',
+  'agent_speaks_last',
+  'agent_steps_log',
+  'run_agents',
+] as const;
+
+/** The per-agent mode features' names, in column order. */
+export const AGENT_MODE_FEATURE_NAMES: readonly string[] = [
+  ...FEATURE_NAMES.map((name) => `mean_${name}`),
+  ...FEATURE_NAMES.map((name) => `max_${name}`),
+  ...AGENT_SHAPE_FEATURES,
+];
+
+/** One feature row per agent that speaks (role `agent`), in order of appearance. */
+export function agentModeFeatures(
+  trace: Trace,
+  rows: readonly (readonly number[])[],
+): { agents: string[]; rows: number[][] } {
+  const stepsOf = new Map<string, number[]>();
+  trace.steps.forEach((step, index) => {
+    if (step.role !== 'agent') return;
+    const indices = stepsOf.get(step.agent);
+    if (indices) indices.push(index);
+    else stepsOf.set(step.agent, [index]);
+  });
+  const width = FEATURE_NAMES.length;
+  const count = Math.max(trace.steps.length, 1);
+  const firstActor = trace.steps.findIndex((step) => step.role === 'agent');
+  const agents = [...stepsOf.keys()];
+  return {
+    agents,
+    rows: agents.map((agent) => {
+      const indices = stepsOf.get(agent)!;
+      const mean = new Array<number>(width).fill(0);
+      const max = new Array<number>(width).fill(-Infinity);
+      for (const index of indices)
+        for (let column = 0; column < width; column += 1) {
+          const value = rows[index]![column]!;
+          mean[column]! += value / indices.length;
+          if (value > max[column]!) max[column] = value;
+        }
+      const last = indices[indices.length - 1]!;
+      return [
+        ...mean,
+        ...max,
+        indices.length / count,
+        indices[0]! / count,
+        indices[0] === firstActor ? 1 : 0,
+        last === trace.steps.length - 1 ? 1 : 0,
+        Math.log1p(indices.length),
+        agents.length,
+      ];
+    }),
+  };
 }

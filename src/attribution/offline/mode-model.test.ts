@@ -4,11 +4,13 @@ import { buildTrace } from '../../trace/build-trace.js';
 import type { TraceLabels } from '../../trace/model.js';
 import { loadOfflineModel, attributeWithModel } from './attributor.js';
 import { fitLogistic, logisticProbability } from './logistic.js';
-import { MODE_FEATURE_NAMES, modeFeatures } from './mode-features.js';
+import { AGENT_MODE_FEATURE_NAMES, MODE_FEATURE_NAMES, modeFeatures } from './mode-features.js';
 import {
   chooseThresholds,
   frequentModes,
   labelledModes,
+  agentModeExamples,
+  predictAgentModes,
   predictModes,
   stepTiedMode,
   trainModeModel,
@@ -171,5 +173,35 @@ describe('mode classifier', () => {
     assert.equal(stepTiedMode(model, found, [1, 0])?.code, '2.6', 'the step raises max a');
     assert.equal(stepTiedMode(model, found, [0, 1])?.code, '1.3', 'the step raises max b');
     assert.equal(stepTiedMode(model, found, [0, 0]), undefined, 'the step raises none');
+  });
+
+  it('learns per-agent modes from faults labelled per agent, and names them for the agent that shows them', () => {
+    // The coder repeats itself in half the runs (its fault, 1.3); the planner never errs.
+    const runs = Array.from({ length: 40 }, (_, index) => {
+      const repeats = index % 2 === 0;
+      return run(
+        repeats
+          ? ['plan the work', 'run the same code again', 'check', 'run the same code again']
+          : ['plan the work', 'write the code', 'check', 'the tests pass'],
+        repeats
+          ? { agent: 'coder', faults: [{ agent: 'coder', mode: 'FM-1.3' }] }
+          : { agent: 'coder', faults: [{ agent: 'coder', mode: '2.6' }] },
+        `task ${index}`,
+      );
+    });
+    const examples = agentModeExamples(runs);
+    assert.equal(examples.length, 80, 'one example per agent and run');
+    assert.deepEqual(
+      examples.slice(0, 2).map((example) => example.modes),
+      [[], ['1.3']],
+      "the planner has no modes, the coder its fault's",
+    );
+    const model = trainModeModel(examples, [], undefined, AGENT_MODE_FEATURE_NAMES);
+    assert.equal(model.features.length, AGENT_MODE_FEATURE_NAMES.length);
+    assert.equal(model.training.traceHashes.length, 2, 'each run content once, not per agent');
+    const named = predictAgentModes(model, runs[0]!, stepInputs(runs[0]!).rows);
+    assert.equal(named[0]?.agent, 'coder');
+    assert.equal(named[0]?.modes[0]?.code, '1.3');
+    assert.ok(!named.some((entry) => entry.agent === 'planner'));
   });
 });

@@ -6,6 +6,7 @@
  * The k most frequent training modes are kept as the constant baseline it is judged against.
  */
 import { z } from 'zod';
+import { sameAgent } from '../../trace/agents.js';
 import { traceHash } from '../../trace/hash.js';
 import { MAST_MODES, mastCode } from '../../trace/mast.js';
 import { foundMode } from '../found-mode.js';
@@ -14,7 +15,7 @@ import type { FoundMode } from '../method.js';
 import { assignFolds } from './folds.js';
 import { fitLogistic, logisticProbability } from './logistic.js';
 import { stepInputs } from './inputs.js';
-import { MODE_FEATURE_NAMES, modeFeatures } from './mode-features.js';
+import { agentModeFeatures, MODE_FEATURE_NAMES, modeFeatures } from './mode-features.js';
 
 export const modeModelSchema = z.object({
   features: z.array(z.string()),
@@ -70,6 +71,27 @@ export interface ModeExample {
   trace: Trace;
   row: readonly number[];
   modes: readonly string[];
+}
+
+/**
+ * The agents of the runs among `traces` that label their faults per agent (injected faults), as
+ * training examples of the per-agent classifier: each agent's row and its own modes (none for the
+ * agents that did nothing wrong).
+ */
+export function agentModeExamples(traces: readonly Trace[]): ModeExample[] {
+  const out: ModeExample[] = [];
+  for (const trace of traces) {
+    const faults = trace.labels?.faults;
+    if (!faults || faults.length === 0) continue;
+    const { agents, rows } = agentModeFeatures(trace, stepInputs(trace).rows);
+    agents.forEach((agent, index) => {
+      const modes = faults
+        .filter((fault) => sameAgent(fault.agent, agent))
+        .map((fault) => mastCode(fault.mode) ?? fault.mode);
+      out.push({ trace, row: rows[index]!, modes: [...new Set(modes)] });
+    });
+  }
+  return out;
 }
 
 /** The runs among `traces` that are labelled with modes, as training examples. */
@@ -196,6 +218,7 @@ export function trainModeModel(
   examples: readonly ModeExample[],
   data: string[] = [],
   settings: ModeTrainSettings = DEFAULT_MODE_SETTINGS,
+  featureNames: readonly string[] = MODE_FEATURE_NAMES,
 ): ModeModel {
   const codes = MAST_MODES.map((mode) => mode.code).filter(
     (code) =>
@@ -220,13 +243,13 @@ export function trainModeModel(
   const thresholds = chooseThresholds(outOfFold, labels);
   const fitted = fitAll(examples, codes, settings.l2);
   return {
-    features: [...MODE_FEATURE_NAMES],
+    features: [...featureNames],
     modes: codes.map((code, index) => ({ code, ...fitted[index]!, threshold: thresholds[index]! })),
     baseline: frequentModes(examples.map((example) => example.modes)),
     training: {
       traces: examples.length,
       l2: settings.l2,
-      traceHashes: examples.map((example) => traceHash(example.trace)).sort(),
+      traceHashes: [...new Set(examples.map((example) => traceHash(example.trace)))].sort(),
       data,
     },
   };
@@ -234,7 +257,6 @@ export function trainModeModel(
 
 const round = (value: number) => Number(value.toFixed(4));
 
-/** Every mode above its threshold, most confident first. */
 /**
  * Of the modes found, the one the blamed step does most to raise: the step's own feature values
  * through each mode's weights on the run's per-feature maxima, as if the step alone were the run's
@@ -261,6 +283,7 @@ export function stepTiedMode(
   return best?.mode;
 }
 
+/** Every mode above its threshold, most confident first. */
 export function predictModes(model: ModeModel, row: readonly number[]): FoundMode[] {
   const out: FoundMode[] = [];
   for (const mode of model.modes) {
@@ -272,4 +295,26 @@ export function predictModes(model: ModeModel, row: readonly number[]): FoundMod
   return out.sort(
     (left, right) => right.confidence! - left.confidence! || left.code.localeCompare(right.code),
   );
+}
+
+/** One agent's failure modes, as Aegis pairs them. */
+export interface AgentModes {
+  agent: string;
+  modes: FoundMode[];
+}
+
+/**
+ * Every agent's modes above their thresholds under the per-agent classifier, agents with a mode
+ * only, the most confident agent first.
+ */
+export function predictAgentModes(
+  model: ModeModel,
+  trace: Trace,
+  rows: readonly (readonly number[])[],
+): AgentModes[] {
+  const { agents, rows: agentRows } = agentModeFeatures(trace, rows);
+  return agents
+    .map((agent, index) => ({ agent, modes: predictModes(model, agentRows[index]!) }))
+    .filter((entry) => entry.modes.length > 0)
+    .sort((left, right) => right.modes[0]!.confidence! - left.modes[0]!.confidence!);
 }

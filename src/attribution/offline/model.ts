@@ -8,7 +8,7 @@ import { ModelFileError } from '../../errors.js';
 import { AGENT_FEATURE_NAMES } from './agent-features.js';
 import type { LinearScorer } from './scoring.js';
 import { FEATURE_NAMES } from './feature-names.js';
-import { MODE_FEATURE_NAMES } from './mode-features.js';
+import { AGENT_MODE_FEATURE_NAMES, MODE_FEATURE_NAMES } from './mode-features.js';
 import { modeModelSchema } from './mode-model.js';
 
 /** Bumped whenever the file layout or the meaning of a feature changes. */
@@ -53,6 +53,11 @@ const modelSchema = z.object({
     .optional(),
   /** The MAST failure-mode classifier (mode-model.ts); without it, results name no modes. */
   modes: modeModelSchema.optional(),
+  /**
+   * The per-agent failure-mode classifier (mode-model.ts), learned from runs that label faults per
+   * agent; without it, modes are named for the run only.
+   */
+  agentModes: modeModelSchema.optional(),
   training: z.object({
     traces: z.number(),
     stepL2: z.number(),
@@ -106,15 +111,18 @@ export function validateModel(value: unknown, file: string): OfflineModel {
     throw new ModelFileError(
       `${file}: the familiarity profile was made with another feature set; retrain with \`faultline train\``,
     );
-  const modes = parsed.data.modes;
-  if (
-    modes &&
-    (modes.features.join(',') !== MODE_FEATURE_NAMES.join(',') ||
-      modes.modes.some((mode) => mode.weights.length !== MODE_FEATURE_NAMES.length))
-  )
-    throw new ModelFileError(
-      `${file}: the failure-mode model was trained on another feature set; retrain with \`faultline train\``,
-    );
+  for (const [modes, names] of [
+    [parsed.data.modes, MODE_FEATURE_NAMES],
+    [parsed.data.agentModes, AGENT_MODE_FEATURE_NAMES],
+  ] as const)
+    if (
+      modes &&
+      (modes.features.join(',') !== names.join(',') ||
+        modes.modes.some((mode) => mode.weights.length !== names.length))
+    )
+      throw new ModelFileError(
+        `${file}: the failure-mode model was trained on another feature set; retrain with \`faultline train\``,
+      );
   return parsed.data;
 }
 

@@ -21,7 +21,13 @@ import { computeFeatures } from './features.js';
 import { validateModel } from './model.js';
 import { calibrationFor } from './calibrate.js';
 import { trainOfflineModel } from './train.js';
-import { modeExamples, trainModeModel } from './mode-model.js';
+import { AGENT_MODE_FEATURE_NAMES } from './mode-features.js';
+import {
+  agentModeExamples,
+  DEFAULT_MODE_SETTINGS,
+  modeExamples,
+  trainModeModel,
+} from './mode-model.js';
 
 async function loadAll(path: string): Promise<Trace[]> {
   const traces: Trace[] = [];
@@ -111,6 +117,12 @@ describe(
         JSON.stringify({
           ...trainOfflineModel(traces, undefined, shipped.training.data),
           modes: trainModeModel(modeExamples(modeRuns), shipped.modes.training.data),
+          agentModes: trainModeModel(
+            agentModeExamples(modeRuns),
+            shipped.agentModes.training.data,
+            DEFAULT_MODE_SETTINGS,
+            AGENT_MODE_FEATURE_NAMES,
+          ),
           calibration: calibrationFor(traces),
         }),
       );

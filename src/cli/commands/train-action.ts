@@ -10,7 +10,10 @@ import { DEFAULT_MODEL_PATH, loadOfflineModel } from '../../attribution/offline/
 import { AGENT_FEATURE_NAMES } from '../../attribution/offline/agent-features.js';
 import { calibrationFor } from '../../attribution/offline/calibrate.js';
 import { FEATURE_NAMES } from '../../attribution/offline/feature-names.js';
+import { AGENT_MODE_FEATURE_NAMES } from '../../attribution/offline/mode-features.js';
 import {
+  agentModeExamples,
+  DEFAULT_MODE_SETTINGS,
   labelledModes,
   modeExamples,
   trainModeModel,
@@ -81,13 +84,16 @@ function baseDataOf(base: true | string[]): string[] {
 const MIN_MODE_RUNS = 20;
 
 /**
- * The failure-mode classifier: trained on the runs of --modes-data and any others labelled with
- * modes; with --base and no mode-labelled runs, the shipped model's is kept.
+ * The failure-mode classifiers: trained on the runs of --modes-data and any others labelled with
+ * modes (per agent too, from the runs that label faults per agent); with --base and no
+ * mode-labelled runs, the shipped model's are kept.
  */
 async function modeModelOf(
   flags: TrainFlags,
   others: readonly Trace[],
-): Promise<{ model: ModeModel; reused: boolean; outcome: BatchOutcome } | undefined> {
+): Promise<
+  { model: ModeModel; agentModel?: ModeModel; reused: boolean; outcome: BatchOutcome } | undefined
+> {
   const labelled = others.filter((trace) => labelledModes(trace));
   const outcome = flags.modesData
     ? await forEachTrace(flags.modesData, {}, (trace) => {
@@ -101,11 +107,27 @@ async function modeModelOf(
   if (labelled.length >= MIN_MODE_RUNS) {
     const folders = (flags.modesData ?? []).map((path) => relative(process.cwd(), path) || '.');
     process.stderr.write(`training the failure-mode classifier on ${labelled.length} runs…\n`);
-    return { model: trainModeModel(modeExamples(labelled), folders), reused: false, outcome };
+    const model = trainModeModel(modeExamples(labelled), folders);
+    const perAgent = labelled.filter((trace) => (trace.labels?.faults?.length ?? 0) > 0);
+    if (perAgent.length < MIN_MODE_RUNS) return { model, reused: false, outcome };
+    process.stderr.write(`training the per-agent classifier on ${perAgent.length} runs…\n`);
+    const agentModel = trainModeModel(
+      agentModeExamples(perAgent),
+      folders,
+      DEFAULT_MODE_SETTINGS,
+      AGENT_MODE_FEATURE_NAMES,
+    );
+    return { model, agentModel, reused: false, outcome };
   }
   if (flags.base !== undefined) {
-    const shipped = loadOfflineModel().modes;
-    if (shipped) return { model: shipped, reused: true, outcome };
+    const shipped = loadOfflineModel();
+    if (shipped.modes)
+      return {
+        model: shipped.modes,
+        ...(shipped.agentModes ? { agentModel: shipped.agentModes } : {}),
+        reused: true,
+        outcome,
+      };
   }
   return undefined;
 }
@@ -167,6 +189,7 @@ export async function runTrainCommand(
   const model = {
     ...trained,
     ...(modes ? { modes: modes.model } : {}),
+    ...(modes?.agentModel ? { agentModes: modes.agentModel } : {}),
     calibration: calibrationFor(usable, settings, options),
   };
   await writeFile(flags.out, `${JSON.stringify(model, null, 1)}\n`).catch((error: unknown) => {
@@ -181,7 +204,7 @@ export async function runTrainCommand(
   );
   process.stderr.write(
     modes
-      ? `failure modes: learned ${modes.model.modes.length} MAST modes from ${modes.model.training.traces} labelled runs${modes.reused ? ' (kept from the shipped model)' : ''}\n`
+      ? `failure modes: learned ${modes.model.modes.length} MAST modes from ${modes.model.training.traces} labelled runs${modes.agentModel ? `, per agent from ${modes.agentModel.training.traces} agents` : ''}${modes.reused ? ' (kept from the shipped model)' : ''}\n`
       : 'faultline: warning: no run is labelled with MAST failure modes, so the model names none (add --modes-data)\n',
   );
   if (withSteps === 0)
