@@ -16,6 +16,7 @@ export {
   loadTraces,
   loadBatch,
   importTraceText,
+  importTraceBytes,
   expandPaths,
   toTrace,
   type TraceInput,
@@ -29,10 +30,12 @@ export { canonicalAgentName, responsibleAgents, sameAgent } from './trace/agents
 export { traceHash } from './trace/hash.js';
 
 export type {
+  AgentModes,
   Attribution,
   AttributeOptions,
   AttributionMethod,
   Candidate,
+  FoundMode,
   Usage,
 } from './attribution/method.js';
 export { attribute, type AttributeCallOptions } from './attribution/attribute.js';

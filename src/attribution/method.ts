@@ -24,6 +24,12 @@ export interface FoundMode {
   confidence?: number;
 }
 
+/** One agent's failure modes, as Aegis pairs them. */
+export interface AgentModes {
+  agent: string;
+  modes: FoundMode[];
+}
+
 /** Calls and tokens a method spent; zero for offline methods. */
 export interface Usage {
   calls: number;
@@ -67,7 +73,7 @@ export interface Attribution {
    * Each agent's own modes, as Aegis pairs them, agents with a mode only, most confident first;
    * present when the offline model has a per-agent classifier.
    */
-  agentModes?: { agent: string; modes: FoundMode[] }[];
+  agentModes?: AgentModes[];
   usage: Usage;
   /** `provider:model` of LLM methods. */
   model?: string;

@@ -1,6 +1,7 @@
 /**
- * The failure-mode classifier: one logistic regression per MAST mode (logistic.ts) over run-level
- * features (mode-features.ts), each with its own decision threshold. Thresholds are chosen on
+ * The failure-mode classifiers: one logistic regression per MAST mode (logistic.ts) over run-level
+ * features (mode-features.ts), each with its own decision threshold, and the same kind of
+ * classifier over per-agent features, for runs whose faults are labelled per agent. Thresholds are chosen on
  * out-of-fold probabilities (folds grouped by task) to maximise the micro-F1 of the whole set of
  * predicted modes: a rare mode is only named when the model is sure enough for naming it to pay.
  * The k most frequent training modes are kept as the constant baseline it is judged against.
@@ -11,7 +12,7 @@ import { traceHash } from '../../trace/hash.js';
 import { MAST_MODES, mastCode } from '../../trace/mast.js';
 import { foundMode } from '../found-mode.js';
 import type { Trace } from '../../trace/model.js';
-import type { FoundMode } from '../method.js';
+import type { AgentModes, FoundMode } from '../method.js';
 import { assignFolds } from './folds.js';
 import { fitLogistic, logisticProbability } from './logistic.js';
 import { stepInputs } from './inputs.js';
@@ -295,12 +296,6 @@ export function predictModes(model: ModeModel, row: readonly number[]): FoundMod
   return out.sort(
     (left, right) => right.confidence! - left.confidence! || left.code.localeCompare(right.code),
   );
-}
-
-/** One agent's failure modes, as Aegis pairs them. */
-export interface AgentModes {
-  agent: string;
-  modes: FoundMode[];
 }
 
 /**
