@@ -23,32 +23,25 @@ const SHAPE_FEATURES = [
   'run_last_length_log',
 ] as const;
 
-/** The mode features' names, in column order. */
-export const MODE_FEATURE_NAMES: readonly string[] = [
+/** The step features' mean and maximum over a set of turns, as named columns. */
+const SUMMARY_NAMES = [
   ...FEATURE_NAMES.map((name) => `mean_${name}`),
   ...FEATURE_NAMES.map((name) => `max_${name}`),
-  ...SHAPE_FEATURES,
 ];
+
+/** The mode features' names, in column order. */
+export const MODE_FEATURE_NAMES: readonly string[] = [...SUMMARY_NAMES, ...SHAPE_FEATURES];
 
 /** Characters read at the end of a long step. */
 const TAIL = 1_200;
 
 /** The run-level feature row of a trace, from its step feature rows. */
 export function modeFeatures(trace: Trace, rows: readonly (readonly number[])[]): number[] {
-  const width = FEATURE_NAMES.length;
-  const mean = new Array<number>(width).fill(0);
-  const max = new Array<number>(width).fill(0);
-  let actors = 0;
+  const turns: number[] = [];
   trace.steps.forEach((step, index) => {
-    if (step.role !== 'agent') return;
-    const row = rows[index]!;
-    for (let column = 0; column < width; column += 1) {
-      mean[column]! += row[column]!;
-      if (actors === 0 || row[column]! > max[column]!) max[column] = row[column]!;
-    }
-    actors += 1;
+    if (step.role === 'agent') turns.push(index);
   });
-  if (actors > 0) for (let column = 0; column < width; column += 1) mean[column]! /= actors;
+  const actors = turns.length;
 
   const steps = trace.steps;
   const count = Math.max(steps.length, 1);
@@ -90,7 +83,24 @@ export function modeFeatures(trace: Trace, rows: readonly (readonly number[])[])
     Math.log1p(longest),
     Math.log1p(last.length / 100),
   ];
-  return [...mean, ...max, ...shape];
+  return [...summaryOf(rows, turns), ...shape];
+}
+
+/** Each step feature's mean and maximum over the steps at `indices` (zeros when there are none). */
+function summaryOf(rows: readonly (readonly number[])[], indices: readonly number[]): number[] {
+  const width = FEATURE_NAMES.length;
+  const mean = new Array<number>(width).fill(0);
+  const max = new Array<number>(width).fill(0);
+  indices.forEach((index, position) => {
+    const row = rows[index]!;
+    for (let column = 0; column < width; column += 1) {
+      mean[column]! += row[column]!;
+      if (position === 0 || row[column]! > max[column]!) max[column] = row[column]!;
+    }
+  });
+  if (indices.length > 0)
+    for (let column = 0; column < width; column += 1) mean[column]! /= indices.length;
+  return [...mean, ...max];
 }
 
 const AGENT_SHAPE_FEATURES = [
@@ -104,8 +114,7 @@ const AGENT_SHAPE_FEATURES = [
 
 /** The per-agent mode features' names, in column order. */
 export const AGENT_MODE_FEATURE_NAMES: readonly string[] = [
-  ...FEATURE_NAMES.map((name) => `mean_${name}`),
-  ...FEATURE_NAMES.map((name) => `max_${name}`),
+  ...SUMMARY_NAMES,
   ...AGENT_SHAPE_FEATURES,
 ];
 
@@ -121,7 +130,6 @@ export function agentModeFeatures(
     if (indices) indices.push(index);
     else stepsOf.set(step.agent, [index]);
   });
-  const width = FEATURE_NAMES.length;
   const count = Math.max(trace.steps.length, 1);
   const firstActor = trace.steps.findIndex((step) => step.role === 'agent');
   const agents = [...stepsOf.keys()];
@@ -129,18 +137,9 @@ export function agentModeFeatures(
     agents,
     rows: agents.map((agent) => {
       const indices = stepsOf.get(agent)!;
-      const mean = new Array<number>(width).fill(0);
-      const max = new Array<number>(width).fill(-Infinity);
-      for (const index of indices)
-        for (let column = 0; column < width; column += 1) {
-          const value = rows[index]![column]!;
-          mean[column]! += value / indices.length;
-          if (value > max[column]!) max[column] = value;
-        }
       const last = indices[indices.length - 1]!;
       return [
-        ...mean,
-        ...max,
+        ...summaryOf(rows, indices),
         indices.length / count,
         indices[0]! / count,
         indices[0] === firstActor ? 1 : 0,
