@@ -62,8 +62,11 @@ export function factsOf(step: Step): StepFacts {
     isEmptyOutput: toolLike && EMPTY_OUTPUT.test(text.trim()),
     isActor: actor,
     isReview: actor && text.includes('is_progress_being_made'),
-    reviewStalled: actor && (phrases.stalled || NO_PROGRESS.test(text)),
-    reviewLoop: actor && IN_LOOP.test(text),
+    // The ledger patterns are only tried where their key occurs (most steps have none).
+    reviewStalled:
+      actor &&
+      (phrases.stalled || (lower.includes('is_progress_being_made') && NO_PROGRESS.test(text))),
+    reviewLoop: actor && lower.includes('is_in_loop') && IN_LOOP.test(text),
     phrases,
   };
 }
