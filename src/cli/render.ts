@@ -132,7 +132,7 @@ export function renderAttribution(label: string, trace: Trace, result: Attributi
   if (result.modes) lines.push(...renderModes(result.modes, result.stepMode));
   if (result.agentModes && result.agentModes.length > 0)
     lines.push(
-      `  by agent ${result.agentModes.map((entry) => `${entry.agent}: ${entry.modes.map((mode) => `${mode.code}${percent(mode.confidence)}`).join(', ')}`).join('; ')}`,
+      `          by agent: ${result.agentModes.map((entry) => `${entry.agent}: ${entry.modes.map((mode) => `${mode.code}${percent(mode.confidence)}`).join(', ')}`).join('; ')}`,
     );
   if (trace.labels?.step !== undefined || trace.labels?.agent) {
     lines.push(
