@@ -347,6 +347,8 @@ describe('web page in Chromium', { skip }, () => {
     await page.click('#traces th:has-text("method")');
     assert.equal(await page.locator('#traces th[data-sort="ascending"]').count(), 1);
     await page.locator('#traces tbody tr:visible a').first().click();
+    // The link's hashchange opens its details (an event, so waited for).
+    await page.locator('details[open]').waitFor();
     assert.equal(await page.locator('details[open]').count(), 1);
     assert.deepEqual(blocked, []);
     await page.close();
