@@ -14,6 +14,7 @@ import { isLabelled } from '../attribution/offline/inputs.js';
 import { labelledModes } from '../attribution/offline/mode-model.js';
 import { getMethod } from '../attribution/registry.js';
 import { ModelFileError, ProviderError, UserError } from '../errors.js';
+import { namesAnAgent } from '../trace/agents.js';
 import { traceHash } from '../trace/hash.js';
 import type { Trace } from '../trace/model.js';
 import { seedsOf, type FoldPlan } from './folds.js';
@@ -21,7 +22,6 @@ import { CROSS_VALIDATED_OFFLINE, HELD_OUT_METHODS, LEAVE_ONE_SYSTEM_OUT } from 
 import { crossValidationRecords, DEFAULT_FOLD_PLAN } from './cross-validate.js';
 import { agentCorrect, stepCorrect } from './metrics.js';
 import {
-  hasAgentLabel,
   recordKey,
   recordOf,
   settingsFingerprint,
@@ -191,7 +191,7 @@ export async function runEvaluation(
         progress.done += 1;
         if (resumed) progress.resumed += 1;
         // Records of runs labelled with modes only count for the modes, not for accuracy.
-        if (hasAgentLabel(record)) {
+        if (namesAnAgent(record.label)) {
           progress.scored += 1;
           if (agentCorrect(record.predicted.agent, record.label.agent, record.label.agents))
             progress.hitsAgent += 1;

@@ -47,10 +47,6 @@ export interface EvalRecord {
   milliseconds: number;
 }
 
-/** True when the record's trace names its responsible agent (else it scores modes only). */
-export const hasAgentLabel = (record: Pick<EvalRecord, 'label'>) =>
-  record.label.agent !== undefined || (record.label.agents?.length ?? 0) > 0;
-
 /** Key of a record within a run. */
 export function recordKey(
   record: Pick<

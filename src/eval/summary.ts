@@ -3,6 +3,7 @@
  * and subset; the baselines on the same traces; usage and time; the predicted-minus-true histogram.
  */
 import { isLabelled } from '../attribution/offline/inputs.js';
+import { namesAnAgent } from '../trace/agents.js';
 import type { Trace } from '../trace/model.js';
 import { baselineOutcomes } from './baselines.js';
 import { calibrationOf, type Calibration } from './calibration.js';
@@ -14,7 +15,7 @@ import {
   summariseOutcomes,
   type Scored,
 } from './metrics.js';
-import { hasAgentLabel, recordTraceKey, type EvalRecord } from './store.js';
+import { recordTraceKey, type EvalRecord } from './store.js';
 import type { SummaryRow } from './summary-row.js';
 
 export type { SummaryRow } from './summary-row.js';
@@ -165,7 +166,7 @@ export function summariseEvaluation(
   const rows: SummaryRow[] = [];
   const groups = new Map<string, EvalRecord[]>();
   // Records of runs labelled with failure modes only are scored in the modes section (modes.ts).
-  for (const record of records.filter(hasAgentLabel)) {
+  for (const record of records.filter((item) => namesAnAgent(item.label))) {
     const key = `${record.method}\u0000${record.useGroundTruth}`;
     if (!groups.has(key)) groups.set(key, []);
     groups.get(key)!.push(record);

@@ -1,6 +1,6 @@
 /** How a verdict compares with a trace's labels, as the API states it. */
 import { stepCorrect } from '../eval/metrics.js';
-import { namesResponsible } from '../trace/agents.js';
+import { namesAnAgent, namesResponsible } from '../trace/agents.js';
 import type { TraceLabels } from '../trace/model.js';
 import type { LabelMatch } from './api-types.js';
 
@@ -9,9 +9,8 @@ export function labelMatch(
   predicted: { agent: string | null; step: number | null },
   labels: Partial<Pick<TraceLabels, 'agent' | 'agents' | 'step'>> | undefined,
 ): LabelMatch {
-  const named = labels?.agent !== undefined || (labels?.agents?.length ?? 0) > 0;
   return {
-    agent: named ? namesResponsible(predicted.agent, labels) : null,
+    agent: namesAnAgent(labels) ? namesResponsible(predicted.agent, labels) : null,
     step: labels?.step === undefined ? null : stepCorrect(predicted.step, labels.step),
   };
 }

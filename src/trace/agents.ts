@@ -60,6 +60,11 @@ function labelledAgents(labels: Pick<TraceLabels, 'agent' | 'agents'> | undefine
   return labels?.agent ? [labels.agent] : [];
 }
 
+/** True when labels name a responsible agent (one, or several for injected faults). */
+export function namesAnAgent(labels: Pick<TraceLabels, 'agent' | 'agents'> | undefined): boolean {
+  return labelledAgents(labels).length > 0;
+}
+
 /** The agents a trace's labels hold responsible: all of them when several are named. */
 export function responsibleAgents(trace: Trace): string[] {
   return labelledAgents(trace.labels);

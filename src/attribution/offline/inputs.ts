@@ -2,13 +2,14 @@
  * What the scorers read from a trace: step feature rows, the candidate mask, and step
  * probabilities; plus which traces are usable for training. Shared by training and attributing.
  */
+import { namesAnAgent } from '../../trace/agents.js';
 import type { Trace } from '../../trace/model.js';
 import { featuresAndMask } from './features.js';
 import { scoreRows, softmax, type LinearScorer } from './scoring.js';
 
 /** True when a trace names a responsible agent (one, or several for injected faults). */
 export function hasAgentLabel(trace: Trace): boolean {
-  return Boolean(trace.labels?.agent);
+  return namesAnAgent(trace.labels);
 }
 
 /** True when a trace labels a decisive step inside the trace. */
