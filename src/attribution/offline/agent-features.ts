@@ -3,7 +3,7 @@
  * agent it is and how it behaved. A second conditional logit over agents uses them, which names the
  * responsible agent more accurately than taking the agent of the single most likely step.
  */
-import type { Trace } from '../../trace/model.js';
+import type { Step, Trace } from '../../trace/model.js';
 import { FEATURE_NAMES, type FeatureName } from './feature-names.js';
 
 /** Agent feature names, in column order (the model file records them; see feature-names.ts). */
@@ -63,6 +63,21 @@ const SUMMARIES = FROM_STEPS.map(([name, feature, how]) => ({
   how,
 }));
 
+/** The indices of each agent's steps that `keep` accepts, agents in order of appearance. */
+export function stepsByAgent(
+  trace: Trace,
+  keep: (step: Step, index: number) => boolean,
+): Map<string, number[]> {
+  const stepsOf = new Map<string, number[]>();
+  trace.steps.forEach((step, index) => {
+    if (!keep(step, index)) return;
+    const indices = stepsOf.get(step.agent);
+    if (indices) indices.push(index);
+    else stepsOf.set(step.agent, [index]);
+  });
+  return stepsOf;
+}
+
 /**
  * The agents that may be blamed and their feature rows (one per agent, in order of appearance):
  * the speakers of the candidate steps, each summarised over those steps.
@@ -73,13 +88,7 @@ export function computeAgentFeatures(
   probabilities: readonly number[],
   mask: readonly boolean[],
 ): { agents: string[]; rows: number[][] } {
-  const stepsOf = new Map<string, number[]>();
-  trace.steps.forEach((step, index) => {
-    if (!mask[index]) return;
-    const indices = stepsOf.get(step.agent);
-    if (indices) indices.push(index);
-    else stepsOf.set(step.agent, [index]);
-  });
+  const stepsOf = stepsByAgent(trace, (_, index) => mask[index]!);
   const count = Math.max(1, trace.steps.length);
   const agents: string[] = [];
   const rows: number[][] = [];

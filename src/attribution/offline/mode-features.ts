@@ -7,6 +7,7 @@
  * modes and they cost almost nothing on top of attributing.
  */
 import type { Trace } from '../../trace/model.js';
+import { stepsByAgent } from './agent-features.js';
 import { FEATURE_NAMES } from './feature-names.js';
 import { isTermination } from './text-signals.js';
 
@@ -123,13 +124,7 @@ export function agentModeFeatures(
   trace: Trace,
   rows: readonly (readonly number[])[],
 ): { agents: string[]; rows: number[][] } {
-  const stepsOf = new Map<string, number[]>();
-  trace.steps.forEach((step, index) => {
-    if (step.role !== 'agent') return;
-    const indices = stepsOf.get(step.agent);
-    if (indices) indices.push(index);
-    else stepsOf.set(step.agent, [index]);
-  });
+  const stepsOf = stepsByAgent(trace, (step) => step.role === 'agent');
   const count = Math.max(trace.steps.length, 1);
   const firstActor = trace.steps.findIndex((step) => step.role === 'agent');
   const agents = [...stepsOf.keys()];
