@@ -69,7 +69,7 @@ export function evaluationRoutes(repository: Repository): Hono {
     });
     const trace = traces.find((item) => item.id === record.id) ?? traces[0]!;
     const { id: traceId } = repository.saveTrace(trace, basename(record.file));
-    const labels = repository.getTrace(traceId)?.labels;
+    const labels = repository.getLabels(traceId);
     // Opened before: the same analysis again.
     const opened = repository
       .listAnalyses(traceId)

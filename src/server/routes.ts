@@ -220,7 +220,7 @@ export function apiRoutes(repository: Repository): Hono {
     const analysis = repository.getAnalysis(context.req.param('id'));
     if (!analysis)
       throw new HTTPException(404, { message: `no analysis ${context.req.param('id')}` });
-    const labels = repository.getTrace(analysis.traceId)?.labels;
+    const labels = repository.getLabels(analysis.traceId);
     return context.json({
       analysis,
       match: labelMatch(analysis.result, labels),

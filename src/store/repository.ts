@@ -45,11 +45,17 @@ const toSummary = (row: Omit<TraceRow, 'trace_json' | 'user_label_json'>): Trace
 });
 
 /** A person's mark wins over the file's labels; undefined when there is neither. */
-function labelOf(fileLabels: string | null, userLabel: string | null): TraceLabels | undefined {
+function labelOf(
+  fileLabels: TraceLabels | undefined,
+  userLabel: string | null,
+): TraceLabels | undefined {
   if (userLabel) return { ...(JSON.parse(userLabel) as UserLabel), byUser: true };
-  const labels = fileLabels ? (JSON.parse(fileLabels) as TraceLabels | null) : null;
-  return labels ?? undefined;
+  return fileLabels;
 }
+
+/** The file's labels as SQLite's json_extract returns them (null when there are none). */
+const fileLabelsOf = (json: string | null) =>
+  json ? ((JSON.parse(json) as TraceLabels | null) ?? undefined) : undefined;
 
 interface AnalysisRow {
   id: string;
@@ -155,7 +161,7 @@ export class Repository {
       const result = row.result_json ? (JSON.parse(row.result_json) as Attribution) : null;
       return {
         ...toSummary(row),
-        label: labelOf(row.labels_json, row.user_label_json) ?? null,
+        label: labelOf(fileLabelsOf(row.labels_json), row.user_label_json) ?? null,
         latest:
           row.analysis_id && result
             ? {
@@ -176,8 +182,18 @@ export class Repository {
       .get(id) as Pick<TraceRow, 'trace_json' | 'user_label_json'> | undefined;
     if (!row) return undefined;
     const trace = JSON.parse(row.trace_json) as Trace;
-    const labels = labelOf(JSON.stringify(trace.labels ?? null), row.user_label_json);
+    const labels = labelOf(trace.labels, row.user_label_json);
     return labels ? { ...trace, labels } : trace;
+  }
+
+  /** A trace's labels (the person's mark over the file's), read without parsing the trace. */
+  getLabels(id: string): TraceLabels | undefined {
+    const row = this.db
+      .prepare(
+        "SELECT json_extract(trace_json, '$.labels') AS labels_json, user_label_json FROM traces WHERE id = ?",
+      )
+      .get(id) as { labels_json: string | null; user_label_json: string | null } | undefined;
+    return row ? labelOf(fileLabelsOf(row.labels_json), row.user_label_json) : undefined;
   }
 
   /**
