@@ -81,6 +81,10 @@ describe('web page in Chromium', { skip }, () => {
     const box = await page.locator('article.step.blamed').boundingBox();
     assert.ok(box && box.y >= 0 && box.y < 900, 'the blamed step is scrolled into view');
     assert.ok((await page.locator('#result .candidates li').count()) >= 1);
+    assert.ok(
+      (await inPage<number>(page, `CSS.highlights.get('evidence')?.size ?? 0`)) >= 1,
+      'the quoted evidence is highlighted in the run',
+    );
     await screenshot(page, 'analysis');
     const url = page.url();
 

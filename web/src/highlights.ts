@@ -3,13 +3,16 @@
  * Highlight API: no markup is inserted into trace text, so it stays inert.
  */
 
-/** The quoted evidence in a reason: the offline method's `Evidence: "…" / "…"` and “…” quotes. */
+/**
+ * The quoted evidence in a reason: the offline method's `Evidence: "…" / step 4 (Coder): "…"`
+ * (evidence.ts; a quote of the next step carries its number and agent) and “…” quotes.
+ */
 export function evidenceQuotes(reason: string): string[] {
   const quotes: string[] = [];
   const evidence = /Evidence: (.*)$/s.exec(reason);
   if (evidence)
-    for (const part of evidence[1]!.split(/"\s+\/\s+"/))
-      quotes.push(part.replace(/^\s*"/, '').replace(/"\s*\.?\s*$/, ''));
+    for (const part of evidence[1]!.split(/"\s+\/\s+(?=step \d+ \(|")/))
+      quotes.push(part.replace(/^\s*(step \d+ \([^)]*\): )?"/, '').replace(/"\s*\.?\s*$/, ''));
   for (const match of reason.matchAll(/“([^”]+)”/g)) quotes.push(match[1]!);
   return quotes
     .map((quote) => quote.replace(/(…|\.\.\.)$/, '').trim())
