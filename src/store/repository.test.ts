@@ -28,7 +28,7 @@ describe('store', () => {
       first.close();
       const second = openDatabase(file);
       const repository = new Repository(second);
-      assert.equal(repository.listTraces().length, 1);
+      assert.equal(repository.listHistory().length, 1);
       assert.equal(repository.listAnalyses(saved.id)[0]!.result.agent, 'A');
       second.pragma('user_version = 99');
       second.close();

@@ -124,15 +124,6 @@ export class Repository {
     return summary;
   }
 
-  listTraces(limit = 200): TraceSummary[] {
-    const rows = this.db
-      .prepare(
-        'SELECT id, name, format, steps, created_at FROM traces ORDER BY created_at DESC LIMIT ?',
-      )
-      .all(limit) as TraceRow[];
-    return rows.map(toSummary);
-  }
-
   /**
    * The History table: every stored trace, newest first, with its label (the person's mark over
    * the file's) and its latest analysis.

@@ -7,7 +7,7 @@ import type { Analysis, Attribution, LabelMatch, Trace } from './api.js';
 import { element, labelledAgents, percent } from './dom.js';
 
 /** Below this probability of the named agent the verdict is shown as a guess. */
-export const LOW_CONFIDENCE = 0.4;
+const LOW_CONFIDENCE = 0.4;
 
 /** What the panel can ask the page to do. */
 export interface VerdictActions {
@@ -17,11 +17,10 @@ export interface VerdictActions {
 }
 
 /** The probability the verdict is stated with: the agent's, else the step's. */
-export const statedConfidence = (result: Attribution) =>
-  result.agentConfidence ?? result.confidence;
+const statedConfidence = (result: Attribution) => result.agentConfidence ?? result.confidence;
 
 /** True when the verdict should be read as a guess. */
-export function isLowConfidence(result: Attribution): boolean {
+function isLowConfidence(result: Attribution): boolean {
   const stated = statedConfidence(result);
   return result.familiar === false || (stated !== undefined && stated < LOW_CONFIDENCE);
 }
