@@ -12,6 +12,14 @@ export interface Candidate {
   score: number;
 }
 
+/** A line of the run quoted as evidence for a verdict. */
+export interface Evidence {
+  /** The step the line is in (the named step, or the one right after it). */
+  step: number;
+  /** The line as written, shortened to 160 characters (`...` marks a cut). */
+  quote: string;
+}
+
 /** A MAST failure mode found in the run (src/trace/mast.ts). */
 export interface FoundMode {
   /** `2.6` for FM-2.6. */
@@ -49,6 +57,8 @@ export interface Attribution {
   step: number | null;
   /** Why, quoting the evidence. */
   reason: string;
+  /** The lines the reason quotes, each with its step (offline method), for highlighting. */
+  evidence?: Evidence[];
   /** Registry name of the method. */
   method: string;
   /** Probability the named step is the decisive one, when the method can say. */

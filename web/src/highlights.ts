@@ -2,22 +2,27 @@
  * Text highlights inside steps (the verdict's evidence, search matches) with the CSS Custom
  * Highlight API: no markup is inserted into trace text, so it stays inert.
  */
+import type { Attribution } from './api.js';
 
 /**
- * The quoted evidence in a reason: the offline method's `Evidence: "…" / step 4 (Coder): "…"`
- * (evidence.ts; a quote of the next step carries its number and agent) and “…” quotes.
+ * Lines to highlight for a verdict, each in its step: the method's `evidence` where it gives it (the
+ * offline method), else the “…” quotes of its reason, looked for in the named step and the next.
  */
-export function evidenceQuotes(reason: string): string[] {
-  const quotes: string[] = [];
-  const evidence = /Evidence: (.*)$/s.exec(reason);
-  if (evidence)
-    for (const part of evidence[1]!.split(/"\s+\/\s+(?=step \d+ \(|")/))
-      quotes.push(part.replace(/^\s*(step \d+ \([^)]*\): )?"/, '').replace(/"\s*\.?\s*$/, ''));
-  for (const match of reason.matchAll(/“([^”]+)”/g)) quotes.push(match[1]!);
-  return quotes
-    .map((quote) => quote.replace(/(…|\.\.\.)$/, '').trim())
-    .filter((quote) => quote.length >= 8);
+export function evidenceLines(
+  result: Pick<Attribution, 'step' | 'reason' | 'evidence'>,
+): { step: number; quote: string }[] {
+  if (result.step === null) return [];
+  if (result.evidence)
+    return result.evidence.map(({ step, quote }) => ({ step, quote: trimmed(quote) }));
+  const lines: { step: number; quote: string }[] = [];
+  for (const match of result.reason.matchAll(/“([^”]+)”/g))
+    for (const step of [result.step, result.step + 1])
+      lines.push({ step, quote: trimmed(match[1]!) });
+  return lines.filter(({ quote }) => quote.length >= 8);
 }
+
+/** A quote as it appears in the run: without the mark of a cut. */
+const trimmed = (quote: string) => quote.replace(/(…|\.\.\.)$/, '').trim();
 
 /** Ranges of every case-insensitive occurrence of `needle` in the text nodes under `root`. */
 export function rangesOf(root: Element, needle: string, limit = 200): Range[] {

@@ -13,7 +13,7 @@ import {
 } from './conversation.js';
 import { element } from './dom.js';
 import { renderEvaluation } from './evaluations.js';
-import { evidenceQuotes, rangesOf, setHighlight } from './highlights.js';
+import { evidenceLines, rangesOf, setHighlight } from './highlights.js';
 import { renderHistory } from './history.js';
 import { renderTimeline, type TimelineMark, type TimelineView } from './timeline.js';
 import { renderVerdict } from './verdict.js';
@@ -280,13 +280,12 @@ function openStep(step: number): void {
 function highlightEvidence(): void {
   const open = current;
   const result = open?.analysis?.result;
-  if (!open || !result || result.step === null) return setHighlight('evidence', []);
+  if (!open || !result) return setHighlight('evidence', []);
   const ranges: Range[] = [];
-  for (const quote of evidenceQuotes(result.reason))
-    for (const step of [result.step, result.step + 1]) {
-      const node = open.view.nodes.get(step);
-      if (node) ranges.push(...rangesOf(node, quote, 5));
-    }
+  for (const { step, quote } of evidenceLines(result)) {
+    const node = open.view.nodes.get(step);
+    if (node) ranges.push(...rangesOf(node, quote, 5));
+  }
   setHighlight('evidence', ranges);
 }
 

@@ -103,12 +103,12 @@ export function attributeWithModel(
   const stated = (raw: number, platt: Platt | undefined) => (platt ? applyPlatt(raw, platt) : raw);
   const stepConfidence = (raw: number) => stated(raw, mapping?.step);
   const best = ranked.find((entry) => trace.steps[entry.step]!.agent === agent)!;
-  const evidence = explainStep(trace, best.step, rows[best.step]!, model.step);
+  const explanation = explainStep(trace, best.step, rows[best.step]!, model.step);
   const topAgent = trace.steps[top.step]!.agent;
   const reason =
     topAgent === agent
-      ? evidence
-      : `Step ${top.step} (${topAgent}) scores highest (${wholePercent(stepConfidence(top.score))}), but ${agent}'s step ${earliest.step} comes earlier and is nearly as likely (${wholePercent(stepConfidence(earliest.score))}), so ${agent} is named. ${evidence}`;
+      ? explanation.reason
+      : `Step ${top.step} (${topAgent}) scores highest (${wholePercent(stepConfidence(top.score))}), but ${agent}'s step ${earliest.step} comes earlier and is nearly as likely (${wholePercent(stepConfidence(earliest.score))}), so ${agent} is named. ${explanation.reason}`;
   // The named step first, then the most likely others.
   const others = ranked.filter((entry) => entry.step !== best.step);
   const candidates: Candidate[] = [best, ...others].slice(0, 3).map((entry) => ({
@@ -120,6 +120,7 @@ export function attributeWithModel(
     agent,
     step: best.step,
     reason,
+    evidence: explanation.evidence,
     method: 'offline',
     confidence: round(stepConfidence(best.score)),
     agentConfidence: round(stated(agentProbability.get(agent) ?? 0, mapping?.agent)),

@@ -3,6 +3,7 @@
  * score, in words, with the line of the step (or the following tool output) that shows them.
  */
 import type { Trace } from '../../trace/model.js';
+import type { Evidence } from '../method.js';
 import { FEATURE_NAMES, type FeatureName } from './feature-names.js';
 import type { LinearScorer } from './scoring.js';
 import { hasPhrase, type PhraseSignal } from './phrases.js';
@@ -96,13 +97,19 @@ function quoteLine(
   return line.length > 160 ? `${line.slice(0, 157)}...` : line;
 }
 
+/** Why a step is blamed: the reason, and the lines it quotes. */
+export interface StepExplanation {
+  reason: string;
+  evidence: Evidence[];
+}
+
 /** A reason for blaming `stepIndex`, from its features' contributions to the score. */
 export function explainStep(
   trace: Trace,
   stepIndex: number,
   row: readonly number[],
   scorer: LinearScorer,
-): string {
+): StepExplanation {
   const step = trace.steps[stepIndex]!;
   const question = squash(trace.question ?? '');
   const contributions = FEATURE_NAMES.map((name, column) => ({
@@ -116,25 +123,28 @@ export function explainStep(
     .slice(0, 3);
 
   const parts: string[] = [];
-  const quotes: string[] = [];
+  const evidence: Evidence[] = [];
   for (const entry of contributions) {
     const phrase = PHRASES[entry.feature]!;
     parts.push(phrase.text);
     const source = phrase.quoteNext ? trace.steps[stepIndex + 1] : step;
     const quote =
       source && phrase.quote ? quoteLine(source.content, phrase.quote, question) : undefined;
-    if (quote && !quotes.some((existing) => existing.includes(quote))) {
-      quotes.push(
-        source === step ? `"${quote}"` : `step ${source!.index} (${source!.agent}): "${quote}"`,
-      );
-    }
+    if (quote && !evidence.some((existing) => existing.quote.includes(quote)))
+      evidence.push({ step: source!.index, quote });
   }
   const because =
     parts.length > 0
       ? parts.join('; ')
       : 'its position and role make it the most likely decisive step';
   const fallbackQuote =
-    quotes.length === 0 ? quoteLine(step.content, undefined, question) : undefined;
-  if (fallbackQuote) quotes.push(`"${fallbackQuote}"`);
-  return `${step.agent} at step ${stepIndex}: ${because}.${quotes.length > 0 ? ` Evidence: ${quotes.join(' / ')}` : ''}`;
+    evidence.length === 0 ? quoteLine(step.content, undefined, question) : undefined;
+  if (fallbackQuote) evidence.push({ step: step.index, quote: fallbackQuote });
+  const quoted = evidence.map(({ step: at, quote }) =>
+    at === step.index ? `"${quote}"` : `step ${at} (${trace.steps[at]!.agent}): "${quote}"`,
+  );
+  return {
+    reason: `${step.agent} at step ${stepIndex}: ${because}.${quoted.length > 0 ? ` Evidence: ${quoted.join(' / ')}` : ''}`,
+    evidence,
+  };
 }

@@ -71,10 +71,23 @@ describe('offline attributor', () => {
     }
   });
 
-  it('quotes the evidence in its reason', async () => {
-    const trace = await loadTrace(join(FIXTURES, 'formats/langfuse-trace-export.json'));
-    const result = attributeWithModel(trace, loadOfflineModel());
-    assert.match(result.reason, /Evidence: /);
+  it('quotes the evidence in its reason and lists each quoted line with its step', async () => {
+    const model = loadOfflineModel();
+    for (const file of [
+      'formats/langfuse-trace-export.json',
+      'formats/whowhen-hand-crafted-magentic-one.json',
+      'formats/whowhen-algorithm-generated.json',
+    ]) {
+      const trace = await loadTrace(join(FIXTURES, file));
+      const result = attributeWithModel(trace, model);
+      assert.match(result.reason, /Evidence: /, file);
+      assert.ok(result.evidence && result.evidence.length > 0, file);
+      for (const { step, quote } of result.evidence) {
+        assert.ok([result.step, result.step! + 1].includes(step), `${file}: step ${step}`);
+        assert.ok(trace.steps[step]!.content.includes(quote.replace(/\.\.\.$/, '')), quote);
+        assert.ok(result.reason.includes(`"${quote}"`), quote);
+      }
+    }
   });
 
   it('hides the expected answer when asked', async () => {
