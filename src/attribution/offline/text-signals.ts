@@ -5,9 +5,9 @@
  * what agents say (hedging, claims, plans) is in phrases.ts.
  */
 
-/** A tool or interpreter reporting failure. */
+/** A tool or interpreter reporting failure (`error:` also catches `ValueError:` and the like). */
 export const ERROR_OUTPUT =
-  /(exitcode:\s*[1-9]|execution failed|traceback \(most recent call last\)|\b\w*error:|\bexception\b|command not found|no such file|status code [45]\d\d|\b(404|403|500) (not found|forbidden|internal))/i;
+  /(exitcode:\s*[1-9]|execution failed|traceback \(most recent call last\)|error:|\bexception\b|command not found|no such file|status code [45]\d\d|\b(404|403|500) (not found|forbidden|internal))/i;
 /** Output that carries nothing: an empty result or a no-op notice. */
 export const EMPTY_OUTPUT =
   /(code output:\s*$|there is no code from the last|returned none|no results? found|\[\]\s*$|empty dataframe)/i;
