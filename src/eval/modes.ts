@@ -10,12 +10,11 @@ import { isLabelled } from '../attribution/offline/inputs.js';
 import { AGENT_MODE_FEATURE_NAMES } from '../attribution/offline/mode-features.js';
 import {
   addSetCounts,
-  agentModeExamples,
   DEFAULT_MODE_SETTINGS,
   f1Of,
   frequentModes,
   labelledModes,
-  modeExamples,
+  modeTrainingExamples,
   trainModeModel,
 } from '../attribution/offline/mode-model.js';
 import type { OfflineModel } from '../attribution/offline/model.js';
@@ -316,8 +315,7 @@ export function evaluateModes(
         agentLabelled.length >= 2
           ? trainOfflineModel(agentLabelled)
           : loadOfflineModel(options.modelPath);
-      const examples = modeExamples(training);
-      const perAgent = agentModeExamples(training);
+      const { runs: examples, agents: perAgent } = modeTrainingExamples(training);
       const model = {
         ...base,
         modes: trainModeModel(examples),

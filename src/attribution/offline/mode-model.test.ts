@@ -9,7 +9,7 @@ import {
   chooseThresholds,
   frequentModes,
   labelledModes,
-  agentModeExamples,
+  modeTrainingExamples,
   predictAgentModes,
   predictModes,
   stepTiedMode,
@@ -189,7 +189,7 @@ describe('mode classifier', () => {
         `task ${index}`,
       );
     });
-    const examples = agentModeExamples(runs);
+    const examples = modeTrainingExamples(runs).agents;
     assert.equal(examples.length, 80, 'one example per agent and run');
     assert.deepEqual(
       examples.slice(0, 2).map((example) => example.modes),

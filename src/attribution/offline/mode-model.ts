@@ -74,35 +74,39 @@ export interface ModeExample {
   modes: readonly string[];
 }
 
-/**
- * The agents of the runs among `traces` that label their faults per agent (injected faults), as
- * training examples of the per-agent classifier: each agent's row and its own modes (none for the
- * agents that did nothing wrong).
- */
-export function agentModeExamples(traces: readonly Trace[]): ModeExample[] {
-  const out: ModeExample[] = [];
-  for (const trace of traces) {
-    const faults = trace.labels?.faults;
-    if (!faults || faults.length === 0) continue;
-    const { agents, rows } = agentModeFeatures(trace, stepInputs(trace).rows);
-    agents.forEach((agent, index) => {
-      const modes = faults
-        .filter((fault) => sameAgent(fault.agent, agent))
-        .map((fault) => mastCode(fault.mode) ?? fault.mode);
-      out.push({ trace, row: rows[index]!, modes: [...new Set(modes)] });
-    });
-  }
-  return out;
+/** Training examples of both mode classifiers. */
+export interface ModeTrainingExamples {
+  /** The runs labelled with modes: each run's row and its modes. */
+  runs: ModeExample[];
+  /**
+   * The agents of the runs that label their faults per agent (injected faults): each agent's row
+   * and its own modes (none for the agents that did nothing wrong).
+   */
+  agents: ModeExample[];
+  /** How many runs label their faults per agent. */
+  agentRuns: number;
 }
 
-/** The runs among `traces` that are labelled with modes, as training examples. */
-export function modeExamples(traces: readonly Trace[]): ModeExample[] {
-  const out: ModeExample[] = [];
+/** The examples of both classifiers among `traces`, reading each run's steps once. */
+export function modeTrainingExamples(traces: readonly Trace[]): ModeTrainingExamples {
+  const examples: ModeTrainingExamples = { runs: [], agents: [], agentRuns: 0 };
   for (const trace of traces) {
     const modes = labelledModes(trace);
-    if (modes) out.push({ trace, row: modeFeatures(trace, stepInputs(trace).rows), modes });
+    if (!modes) continue;
+    const stepRows = stepInputs(trace).rows;
+    examples.runs.push({ trace, row: modeFeatures(trace, stepRows), modes });
+    const faults = trace.labels?.faults ?? [];
+    if (faults.length === 0) continue;
+    examples.agentRuns += 1;
+    const { agents, rows } = agentModeFeatures(trace, stepRows);
+    agents.forEach((agent, index) => {
+      const own = faults
+        .filter((fault) => sameAgent(fault.agent, agent))
+        .map((fault) => mastCode(fault.mode) ?? fault.mode);
+      examples.agents.push({ trace, row: rows[index]!, modes: [...new Set(own)] });
+    });
   }
-  return out;
+  return examples;
 }
 
 /** Hits, false alarms and misses of predicted against labelled items, summed over runs. */

@@ -22,12 +22,7 @@ import { validateModel } from './model.js';
 import { calibrationFor } from './calibrate.js';
 import { trainOfflineModel } from './train.js';
 import { AGENT_MODE_FEATURE_NAMES } from './mode-features.js';
-import {
-  agentModeExamples,
-  DEFAULT_MODE_SETTINGS,
-  modeExamples,
-  trainModeModel,
-} from './mode-model.js';
+import { DEFAULT_MODE_SETTINGS, modeTrainingExamples, trainModeModel } from './mode-model.js';
 
 async function loadAll(path: string): Promise<Trace[]> {
   const traces: Trace[] = [];
@@ -125,13 +120,16 @@ describe(
     it('reproduces the shipped model from the shared Who&When traces', async () => {
       const traces = await loadAll(WHO_AND_WHEN);
       const shipped = JSON.parse(readFileSync(DEFAULT_MODEL_PATH, 'utf8'));
-      const modeRuns = [...(await loadAll(MAD_MAST)), ...(await loadAll(AEGIS))];
+      const modeRuns = modeTrainingExamples([
+        ...(await loadAll(MAD_MAST)),
+        ...(await loadAll(AEGIS)),
+      ]);
       const trained = JSON.parse(
         JSON.stringify({
           ...trainOfflineModel(traces, undefined, shipped.training.data),
-          modes: trainModeModel(modeExamples(modeRuns), shipped.modes.training.data),
+          modes: trainModeModel(modeRuns.runs, shipped.modes.training.data),
           agentModes: trainModeModel(
-            agentModeExamples(modeRuns),
+            modeRuns.agents,
             shipped.agentModes.training.data,
             DEFAULT_MODE_SETTINGS,
             AGENT_MODE_FEATURE_NAMES,

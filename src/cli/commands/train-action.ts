@@ -12,10 +12,9 @@ import { calibrationFor } from '../../attribution/offline/calibrate.js';
 import { FEATURE_NAMES } from '../../attribution/offline/feature-names.js';
 import { AGENT_MODE_FEATURE_NAMES } from '../../attribution/offline/mode-features.js';
 import {
-  agentModeExamples,
   DEFAULT_MODE_SETTINGS,
   labelledModes,
-  modeExamples,
+  modeTrainingExamples,
   trainModeModel,
   type ModeModel,
 } from '../../attribution/offline/mode-model.js';
@@ -107,12 +106,12 @@ async function modeModelOf(
   if (labelled.length >= MIN_MODE_RUNS) {
     const folders = (flags.modesData ?? []).map((path) => relative(process.cwd(), path) || '.');
     process.stderr.write(`training the failure-mode classifier on ${labelled.length} runs…\n`);
-    const model = trainModeModel(modeExamples(labelled), folders);
-    const perAgent = labelled.filter((trace) => (trace.labels?.faults?.length ?? 0) > 0);
-    if (perAgent.length < MIN_MODE_RUNS) return { model, reused: false, outcome };
-    process.stderr.write(`training the per-agent classifier on ${perAgent.length} runs…\n`);
+    const examples = modeTrainingExamples(labelled);
+    const model = trainModeModel(examples.runs, folders);
+    if (examples.agentRuns < MIN_MODE_RUNS) return { model, reused: false, outcome };
+    process.stderr.write(`training the per-agent classifier on ${examples.agentRuns} runs…\n`);
     const agentModel = trainModeModel(
-      agentModeExamples(perAgent),
+      examples.agents,
       folders,
       DEFAULT_MODE_SETTINGS,
       AGENT_MODE_FEATURE_NAMES,
