@@ -1,10 +1,11 @@
 /**
  * Agent-level features: each agent's share of the step model's probability mass plus what kind of
- * agent it is and how it behaved. A second conditional logit over agents uses them, which names the
+ * agent it is, how it behaved, and how much of what it writes no one else writes (unshared.ts). A second conditional logit over agents uses them, which names the
  * responsible agent more accurately than taking the agent of the single most likely step.
  */
 import type { Step, Trace } from '../../trace/model.js';
 import { FEATURE_NAMES, type FeatureName } from './feature-names.js';
+import type { UnsharedShares } from './unshared.js';
 
 /** Agent feature names, in column order (the model file records them; see feature-names.ts). */
 export const AGENT_FEATURE_NAMES = [
@@ -28,6 +29,8 @@ export const AGENT_FEATURE_NAMES = [
   'unsupported_claims',
   'code_failed',
   'claimed_after_failure',
+  'unshared_numbers',
+  'unshared_words',
 ] as const;
 
 /** An agent feature's name. */
@@ -87,6 +90,7 @@ export function computeAgentFeatures(
   stepRows: readonly number[][],
   probabilities: readonly number[],
   mask: readonly boolean[],
+  unshared: ReadonlyMap<string, UnsharedShares>,
 ): { agents: string[]; rows: number[][] } {
   const stepsOf = stepsByAgent(trace, (_, index) => mask[index]!);
   const count = Math.max(1, trace.steps.length);
@@ -103,6 +107,8 @@ export function computeAgentFeatures(
       step_share: indices.length / count,
       is_tool: trace.steps[first]!.role === 'tool' ? 1 : 0,
       first_position: first / count,
+      unshared_numbers: unshared.get(agent)?.numbers ?? 0,
+      unshared_words: unshared.get(agent)?.words ?? 0,
     };
     for (const summary of SUMMARIES) {
       const column = rowsOf.map((row) => row[summary.column]!);

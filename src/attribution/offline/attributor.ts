@@ -43,9 +43,9 @@ export function predictOffline(
   model: OfflineModel,
   options: AttributeOptions = {},
 ): OfflinePrediction {
-  const { rows, mask } = stepInputs(trace, options.useGroundTruth !== false);
+  const { rows, mask, unshared } = stepInputs(trace, options.useGroundTruth !== false);
   const stepProbabilities = stepProbabilitiesOf(model.step, rows, mask);
-  const agentInputs = computeAgentFeatures(trace, rows, stepProbabilities, mask);
+  const agentInputs = computeAgentFeatures(trace, rows, stepProbabilities, mask, unshared);
   const agentProbabilities = softmax(
     scoreRows(model.agent, agentInputs.rows),
     agentInputs.rows.map(() => true),

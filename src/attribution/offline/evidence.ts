@@ -2,7 +2,7 @@
  * Turns a scored step into a reason a person can check: the strongest signals that raised its
  * score, in words, with the line of the step (or the following tool output) that shows them.
  */
-import type { Trace } from '../../trace/model.js';
+import type { Step, Trace } from '../../trace/model.js';
 import type { Evidence } from '../method.js';
 import { FEATURE_NAMES, type FeatureName } from './feature-names.js';
 import type { LinearScorer } from './scoring.js';
@@ -71,20 +71,24 @@ const squash = (text: string) => text.toLowerCase().replace(/\s+/g, ' ').trim();
 /** A line that introduces a member of a team: `ComputerTerminal: A computer terminal that ...`. */
 const ROSTER_LINE = /^[-*\s]*\**[A-Za-z][\w-]*\**:\s+\S/;
 
-/**
- * The first line of `text` that shows a signal and is evidence of what the agent did: not the task
- * statement repeated (`question` is the task, squashed), nor a line of the roster (two or more
- * lines that each introduce a team member by name).
- */
-function quoteLine(
-  text: string,
-  shows: LineTest | undefined,
-  question: string,
-): string | undefined {
-  const lines = text
+/** The lines of a step that may be quoted: non-empty, trimmed, no code fences. */
+function quotableLines(text: string): string[] {
+  return text
     .split(/\r?\n/)
     .map((line) => line.trim())
     .filter((line) => line.length > 0 && !line.startsWith('```'));
+}
+
+/**
+ * The first of a step's quotable lines that shows a signal and is evidence of what the agent did:
+ * not the task statement repeated (`question` is the task, squashed), nor a line of the roster (two
+ * or more lines that each introduce a team member by name).
+ */
+function quoteLine(
+  lines: readonly string[],
+  shows: LineTest | undefined,
+  question: string,
+): string | undefined {
   let rosterLines: number | undefined;
   const inRoster = (line: string) =>
     ROSTER_LINE.test(line) &&
@@ -122,6 +126,12 @@ export function explainStep(
     .sort((left, right) => right.contribution - left.contribution)
     .slice(0, 3);
 
+  const linesOf = new Map<number, string[]>();
+  const lines = (source: Step) => {
+    let found = linesOf.get(source.index);
+    if (!found) linesOf.set(source.index, (found = quotableLines(source.content)));
+    return found;
+  };
   const parts: string[] = [];
   const evidence: Evidence[] = [];
   for (const entry of contributions) {
@@ -129,7 +139,7 @@ export function explainStep(
     parts.push(phrase.text);
     const source = phrase.quoteNext ? trace.steps[stepIndex + 1] : step;
     const quote =
-      source && phrase.quote ? quoteLine(source.content, phrase.quote, question) : undefined;
+      source && phrase.quote ? quoteLine(lines(source), phrase.quote, question) : undefined;
     if (quote && !evidence.some((existing) => existing.quote.includes(quote)))
       evidence.push({ step: source!.index, quote });
   }
@@ -138,7 +148,7 @@ export function explainStep(
       ? parts.join('; ')
       : 'its position and role make it the most likely decisive step';
   const fallbackQuote =
-    evidence.length === 0 ? quoteLine(step.content, undefined, question) : undefined;
+    evidence.length === 0 ? quoteLine(lines(step), undefined, question) : undefined;
   if (fallbackQuote) evidence.push({ step: step.index, quote: fallbackQuote });
   const quoted = evidence.map(({ step: at, quote }) =>
     at === step.index ? `"${quote}"` : `step ${at} (${trace.steps[at]!.agent}): "${quote}"`,

@@ -159,12 +159,13 @@ describe('feature families', () => {
   });
 
   it('agent features: every named feature is computed, from the named step features', () => {
-    const { rows, mask } = featuresAndMask(trace);
+    const { rows, mask, unshared } = featuresAndMask(trace);
     const { agents, rows: agentRows } = computeAgentFeatures(
       trace,
       rows,
       rows.map(() => 1 / rows.length),
       mask,
+      unshared,
     );
     assert.deepEqual(agents, ['Orchestrator', 'Coder', 'Computer_terminal', 'Verifier']);
     for (const row of agentRows) {

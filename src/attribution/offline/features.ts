@@ -10,16 +10,28 @@ import { fillStepFeatures, type FeatureValues } from './feature-families.js';
 import { FEATURE_NAMES } from './feature-names.js';
 import { runFactsOf, type RunFacts } from './run-facts.js';
 import { hasCode } from './text-signals.js';
+import { unsharedShares, type UnsharedShares } from './unshared.js';
 
 /** The feature matrix of a trace: one row per step, columns in FEATURE_NAMES order. */
 export function computeFeatures(trace: Trace): number[][] {
   return rowsOf(trace, runFactsOf(trace));
 }
 
-/** The feature rows and the candidate mask of a trace, from one run-level pass. */
-export function featuresAndMask(trace: Trace): { rows: number[][]; mask: boolean[] } {
+/** What the scorers read of a trace: step rows, the candidate mask, and what only each agent writes. */
+export interface StepInputs {
+  rows: number[][];
+  mask: boolean[];
+  unshared: Map<string, UnsharedShares>;
+}
+
+/** The feature rows, the candidate mask and the agents' unshared shares, from one run-level pass. */
+export function featuresAndMask(trace: Trace): StepInputs {
   const run = runFactsOf(trace);
-  return { rows: rowsOf(trace, run), mask: candidateMask(trace, run) };
+  return {
+    rows: rowsOf(trace, run),
+    mask: candidateMask(trace, run),
+    unshared: unsharedShares(trace, run),
+  };
 }
 
 function rowsOf(trace: Trace, run: RunFacts): number[][] {

@@ -4,7 +4,7 @@
  */
 import { namesAnAgent } from '../../trace/agents.js';
 import type { Trace } from '../../trace/model.js';
-import { featuresAndMask } from './features.js';
+import { featuresAndMask, type StepInputs } from './features.js';
 import { scoreRows, softmax, type LinearScorer } from './scoring.js';
 
 /** True when a trace names a responsible agent (one, or several for injected faults). */
@@ -26,11 +26,11 @@ export function isLabelled(trace: Trace): boolean {
   return hasAgentLabel(trace);
 }
 
-/** A trace's step rows and candidate mask; `useGroundTruth: false` hides the expected answer. */
-export function stepInputs(
-  trace: Trace,
-  useGroundTruth = true,
-): { rows: number[][]; mask: boolean[] } {
+/**
+ * A trace's step rows, candidate mask and agents' unshared shares; `useGroundTruth: false` hides
+ * the expected answer.
+ */
+export function stepInputs(trace: Trace, useGroundTruth = true): StepInputs {
   const view =
     useGroundTruth || trace.groundTruth === undefined
       ? trace

@@ -28,4 +28,15 @@ describe('Platt calibration', () => {
     const platt = fitPlatt(judged);
     assert.ok(applyPlatt(0.2, platt) <= applyPlatt(0.8, platt));
   });
+
+  it('states one rate for every score when higher scores are right less often', () => {
+    const judged = Array.from({ length: 100 }, (_, index) => ({
+      confidence: (index % 10) / 10 + 0.05,
+      correct: index % 10 < 3,
+    }));
+    const platt = fitPlatt(judged);
+    assert.equal(platt.a, 0);
+    assert.equal(applyPlatt(0.2, platt), applyPlatt(0.8, platt));
+    assert.ok(Math.abs(applyPlatt(0.5, platt) - 0.3) < 0.02, 'the rate is the share right');
+  });
 });

@@ -45,10 +45,29 @@ function objective(
   return value;
 }
 
+/** The intercept that maximises the objective with the slope held at 0 (Newton's method). */
+function fitIntercept(points: readonly { x: number; correct: boolean }[], prior: number): number {
+  let b = 0;
+  for (let iteration = 0; iteration < 50; iteration += 1) {
+    let gradient = -prior * b;
+    let curvature = -prior;
+    for (const { correct } of points) {
+      const p = 1 / (1 + Math.exp(-b));
+      gradient += (correct ? 1 : 0) - p;
+      curvature -= p * (1 - p);
+    }
+    const step = gradient / curvature;
+    b -= step;
+    if (Math.abs(step) < 1e-10) break;
+  }
+  return b;
+}
+
 /**
  * Fits a Platt mapping by Newton's method (with step halving) on the log-likelihood, with a small
  * pull towards the identity so a few held-out predictions cannot bend it far. Identity with fewer
- * than ten.
+ * than ten. The slope is never negative: where higher raw scores are not more often right, every
+ * score is stated at the same rate, so a mapping never reverses the order of the candidates.
  */
 export function fitPlatt(judged: readonly { confidence: number; correct: boolean }[]): Platt {
   if (judged.length < 10) return { ...IDENTITY };
@@ -90,6 +109,10 @@ export function fitPlatt(judged: readonly { confidence: number; correct: boolean
     const gain = next - current;
     current = next;
     if (gain < 1e-10) break;
+  }
+  if (a < 0) {
+    a = 0;
+    b = fitIntercept(points, prior);
   }
   const round = (value: number) => Number(value.toPrecision(6));
   return { a: round(a), b: round(b) };

@@ -41,7 +41,9 @@ export interface RunFacts {
   count: number;
   /** More than 15 steps: position features are read differently in long runs. */
   long: number;
+  /** The task's words and numbers. */
   questionWords: Set<number>;
+  questionNumbers: Set<string>;
   /** The expected answer, lower-cased ('' when hidden or unknown). */
   answerNeedle: string;
   /** Numbers of the final claim that are not in the task, and its words likewise. */
@@ -147,6 +149,7 @@ export function runFactsOf(trace: Trace): RunFacts {
     count,
     long: count > 15 ? 1 : 0,
     questionWords,
+    questionNumbers,
     answerNeedle,
     finalNumbers,
     finalWords,

@@ -56,9 +56,10 @@ export function trainOfflineModel(
 ): OfflineModel {
   const usable = traces.filter(isLabelled);
   const raw = usable.map((trace) => stepInputs(trace));
-  const inputs = raw.map(({ rows, mask }) => ({
+  const inputs = raw.map(({ rows, mask, unshared }) => ({
     rows: dropColumns(rows, FEATURE_NAMES, settings),
     mask,
+    unshared,
   }));
   const stepLists: (LabelledList & { trace: Trace })[] = [];
   usable.forEach((trace, index) => {
@@ -82,6 +83,7 @@ export function trainOfflineModel(
       inputs[index]!.rows,
       stepProbabilitiesOf(step, inputs[index]!.rows, inputs[index]!.mask),
       inputs[index]!.mask,
+      inputs[index]!.unshared,
     );
     // Every responsible agent is a right answer; each counts for an equal share.
     const label = responsibleAgents(trace)

@@ -1,0 +1,105 @@
+/**
+ * What only one speaker writes: for each agent, the share of its distinct numbers and of its
+ * words that no other speaker (agent or tool) and not the task writes anywhere in the run. An
+ * agent that disagrees with the rest of the team, or makes things up, writes its own; held out one
+ * system at a time, this is among the few signals that mean the same in every system
+ * (docs/MODEL.md).
+ */
+import type { Trace } from '../../trace/model.js';
+import type { RunFacts } from './run-facts.js';
+import { hashWord } from './tokens.js';
+
+/** An agent's shares of numbers and of words that only it writes (0 when it writes none). */
+export interface UnsharedShares {
+  numbers: number;
+  words: number;
+}
+
+/** Writers are told apart by one bit each; teams larger than this share bits (a rare blur). */
+const WRITER_BITS = 30;
+const TASK = 1 << WRITER_BITS;
+
+/** Per writer bit: how many distinct items its steps hold, and how many of those only it holds. */
+interface OwnCounts {
+  own: Int32Array;
+  distinct: Int32Array;
+}
+
+/**
+ * The own and distinct counts of every writer bit, for items given as non-negative 30-bit integer
+ * keys (word hashes; numbers hashed the same way). Each item's writers are a bitmask in an
+ * open-addressing table: this reads every word of the run, and typed arrays are several times
+ * faster than a Map here.
+ */
+function ownCounts(
+  sets: readonly Iterable<number>[],
+  sizes: readonly number[],
+  bits: readonly number[],
+  task: Iterable<number>,
+  taskSize: number,
+): OwnCounts {
+  const total = sizes.reduce((sum, size) => sum + size, taskSize);
+  const capacity = 1 << Math.ceil(Math.log2(2 * total + 2));
+  const keys = new Int32Array(capacity).fill(EMPTY);
+  const masks = new Int32Array(capacity);
+  const shift = 32 - Math.log2(capacity);
+  const add = (key: number, bit: number) => {
+    let slot = Math.imul(key, SPREAD) >>> shift;
+    while (keys[slot] !== EMPTY && keys[slot] !== key) slot = (slot + 1) & (capacity - 1);
+    keys[slot] = key;
+    masks[slot]! |= bit;
+  };
+  for (const key of task) add(key, TASK);
+  sets.forEach((set, index) => {
+    const bit = 1 << bits[index]!;
+    for (const key of set) add(key, bit);
+  });
+  const own = new Int32Array(WRITER_BITS);
+  const distinct = new Int32Array(WRITER_BITS);
+  for (let slot = 0; slot < capacity; slot += 1) {
+    if (keys[slot] === EMPTY) continue;
+    const mask = masks[slot]!;
+    const sole = (mask & (mask - 1)) === 0;
+    for (let bit = 0; bit < WRITER_BITS; bit += 1) {
+      if ((mask & (1 << bit)) === 0) continue;
+      distinct[bit]! += 1;
+      if (sole) own[bit]! += 1;
+    }
+  }
+  return { own, distinct };
+}
+
+const EMPTY = -1;
+/** Fibonacci hashing: the top bits of key × 2^32/φ pick a well-spread slot. */
+const SPREAD = 0x9e3779b1 | 0;
+
+/** Each agent's unshared shares, from the facts of the run's steps. */
+export function unsharedShares(trace: Trace, run: RunFacts): Map<string, UnsharedShares> {
+  const bitOf = new Map<string, number>();
+  const bits = trace.steps.map((step) => {
+    let bit = bitOf.get(step.agent);
+    if (bit === undefined) bitOf.set(step.agent, (bit = bitOf.size % WRITER_BITS));
+    return bit;
+  });
+  const hashed = (numbers: ReadonlySet<string>) => [...numbers].map(hashWord);
+  const numbers = ownCounts(
+    run.facts.map((fact) => hashed(fact.numbers)),
+    run.facts.map((fact) => fact.numbers.size),
+    bits,
+    hashed(run.questionNumbers),
+    run.questionNumbers.size,
+  );
+  const words = ownCounts(
+    run.facts.map((fact) => fact.words),
+    run.facts.map((fact) => fact.words.size),
+    bits,
+    run.questionWords,
+    run.questionWords.size,
+  );
+  const share = (counts: OwnCounts, bit: number) =>
+    counts.distinct[bit]! > 0 ? counts.own[bit]! / counts.distinct[bit]! : 0;
+  const shares = new Map<string, UnsharedShares>();
+  for (const [agent, bit] of bitOf)
+    shares.set(agent, { numbers: share(numbers, bit), words: share(words, bit) });
+  return shares;
+}
