@@ -15,7 +15,7 @@ import {
 import { computeAgentFeatures } from './agent-features.js';
 import { scoreRows, softmax } from './scoring.js';
 import { explainStep } from './evidence.js';
-import { isFamiliar } from './familiarity.js';
+import { isFamiliar, type FamiliarityModel } from './familiarity.js';
 import { applyPlatt, type Platt } from './platt.js';
 import { readModelFile, type OfflineModel } from './model.js';
 import { stepInputs, stepProbabilitiesOf } from './inputs.js';
@@ -65,9 +65,16 @@ export function attributeWithModel(
   options: AttributeOptions = {},
 ): Attribution {
   const { rows, stepProbabilities, agents } = predictOffline(trace, model, options);
-  const familiar = isFamiliar(trace, rows, model.familiarity, knownNames(model));
-  // A run unlike the training runs is decoded without the rules tuned on them (settings.ts).
-  const unfamiliarWeight = familiar ? undefined : model.decoding.unfamiliarAgentWeight;
+  const familiar = isFamiliar(trace, rows, model.familiarity, knownNames(model.familiarity));
+  // A run unlike the training runs with step labels is decoded without the rules tuned on them
+  // (settings.ts); a run like agent-labelled training runs only is still unlike those.
+  const { stepFamiliarity } = model;
+  const likeStepLabelled =
+    familiar &&
+    (stepFamiliarity === undefined ||
+      (stepFamiliarity !== null &&
+        isFamiliar(trace, rows, stepFamiliarity, knownNames(stepFamiliarity))));
+  const unfamiliarWeight = likeStepLabelled ? undefined : model.decoding.unfamiliarAgentWeight;
   // The decisive step maximises p(step) · p(agent of the step)^w: both scorers have a say, and the
   // named step and agent agree more often (w is stored with the model; docs/MODEL.md).
   const weight = unfamiliarWeight ?? model.decoding.agentWeight;
@@ -144,12 +151,12 @@ function modesOf(
   return { modes: found, ...(tied ? { stepMode: tied.code } : {}) };
 }
 
-const nameSets = new WeakMap<OfflineModel, Set<string>>();
+const nameSets = new WeakMap<FamiliarityModel, Set<string>>();
 
-/** The model's known name words as a set, made once per model. */
-function knownNames(model: OfflineModel): Set<string> {
-  let names = nameSets.get(model);
-  if (!names) nameSets.set(model, (names = new Set(model.familiarity.names)));
+/** A familiarity model's known name words as a set, made once per model. */
+function knownNames(familiarity: FamiliarityModel): Set<string> {
+  let names = nameSets.get(familiarity);
+  if (!names) nameSets.set(familiarity, (names = new Set(familiarity.names)));
   return names;
 }
 

@@ -22,6 +22,12 @@ const scorerSchema = z.object({
 });
 
 const plattSchema = z.object({ a: z.number(), b: z.number() });
+const familiaritySchema = z.object({
+  names: z.array(z.string()),
+  mean: z.array(z.number()),
+  scale: z.array(z.number()),
+  threshold: z.number(),
+});
 
 const modelSchema = z.object({
   formatVersion: z.literal(MODEL_FORMAT_VERSION),
@@ -35,12 +41,13 @@ const modelSchema = z.object({
     unfamiliarAgentWeight: z.number().nonnegative().optional(),
   }),
   /** What the training runs looked like, to flag a trace unlike them (familiarity.ts). */
-  familiarity: z.object({
-    names: z.array(z.string()),
-    mean: z.array(z.number()),
-    scale: z.array(z.number()),
-    threshold: z.number(),
-  }),
+  familiarity: familiaritySchema,
+  /**
+   * What the training runs with step labels looked like, when not every training run has one: the
+   * earliest-step rule, tuned on such runs, decodes only runs like them; null when no training run
+   * has a step label (the rule then decodes none). Absent: the same as `familiarity`.
+   */
+  stepFamiliarity: familiaritySchema.nullable().optional(),
   /**
    * Platt mappings that turn raw scores into stated confidences, for familiar and unfamiliar runs
    * (calibrate.ts); without them, raw scores are reported.
@@ -103,14 +110,15 @@ export function validateModel(value: unknown, file: string): OfflineModel {
   }
   checkScorer(parsed.data.step, FEATURE_NAMES, 'step', file);
   checkScorer(parsed.data.agent, AGENT_FEATURE_NAMES, 'agent', file);
-  const { familiarity } = parsed.data;
-  if (
-    familiarity.mean.length !== FEATURE_NAMES.length ||
-    familiarity.scale.length !== FEATURE_NAMES.length
-  )
-    throw new ModelFileError(
-      `${file}: the familiarity profile was made with another feature set; retrain with \`faultline train\``,
-    );
+  for (const familiarity of [parsed.data.familiarity, parsed.data.stepFamiliarity])
+    if (
+      familiarity &&
+      (familiarity.mean.length !== FEATURE_NAMES.length ||
+        familiarity.scale.length !== FEATURE_NAMES.length)
+    )
+      throw new ModelFileError(
+        `${file}: the familiarity profile was made with another feature set; retrain with \`faultline train\``,
+      );
   for (const [modes, names] of [
     [parsed.data.modes, MODE_FEATURE_NAMES],
     [parsed.data.agentModes, AGENT_MODE_FEATURE_NAMES],

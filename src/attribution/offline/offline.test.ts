@@ -18,7 +18,7 @@ import type { Trace } from '../../trace/model.js';
 import { attributeWithModel, DEFAULT_MODEL_PATH, loadOfflineModel } from './attributor.js';
 import { FEATURE_NAMES } from './feature-names.js';
 import { computeFeatures } from './features.js';
-import { validateModel } from './model.js';
+import { validateModel, type OfflineModel } from './model.js';
 import { calibrationFor } from './calibrate.js';
 import { trainOfflineModel } from './train.js';
 import { AGENT_MODE_FEATURE_NAMES } from './mode-features.js';
@@ -162,6 +162,33 @@ describe('training on agent-only labels', () => {
     // Either responsible agent counts: the run with two is used, not dropped.
     const result = attributeWithModel(agentOnly[0]!, both);
     assert.ok(result.agent !== null && result.step !== null);
+  });
+
+  it('decodes with the earliest-step rule only runs like the step-labelled ones', async () => {
+    const withSteps = await loadAll(join(ROOT, 'examples'));
+    const agentOnly = await loadAll(join(FIXTURES, 'formats/aegis-flat.jsonl'));
+    assert.equal(trainOfflineModel(withSteps).stepFamiliarity, undefined, 'all labelled: absent');
+    assert.equal(trainOfflineModel(agentOnly).stepFamiliarity, null, 'none labelled: null');
+    const both = trainOfflineModel([...withSteps, ...agentOnly]);
+    assert.ok(both.stepFamiliarity, 'some labelled: their own profile');
+    assert.equal(
+      both.stepFamiliarity.threshold,
+      trainOfflineModel(withSteps).familiarity.threshold,
+    );
+    // A familiar run unlike the step-labelled training runs is decoded like an unfamiliar one: its
+    // top step is named, not the earliest nearly as likely one.
+    const shipped = loadOfflineModel();
+    const eager = { ...shipped, decoding: { ...shipped.decoding, earliestShare: 0.01 } };
+    const run = (await loadAll(join(ROOT, 'examples/who-and-when-ag-58.json')))[0]!;
+    const named = (model: OfflineModel) => attributeWithModel(run, model);
+    assert.equal(named(eager).familiar, true);
+    assert.equal(named(eager).step, 0, 'the earliest-step rule');
+    const unlike = { ...eager.familiarity, threshold: -1 };
+    for (const stepFamiliarity of [null, unlike]) {
+      const result = named({ ...eager, stepFamiliarity });
+      assert.equal(result.familiar, true);
+      assert.equal(result.step, 1, 'the top step');
+    }
   });
 });
 

@@ -41,6 +41,25 @@ function balance(lists: (LabelledList & { trace: Trace })[]): void {
     list.weight = lists.length / (sizes.size * sizes.get(subsetOf(list.trace))!);
 }
 
+/**
+ * The familiarity of the training runs with step labels, when some runs have none (section
+ * `stepFamiliarity` of the model file): the earliest-step rule is decoded only for runs like those.
+ */
+function stepFamiliarityOf(
+  usable: readonly Trace[],
+  raw: readonly { rows: number[][] }[],
+): Pick<OfflineModel, 'stepFamiliarity'> {
+  const labelled = usable.flatMap((trace, index) => (hasStepLabel(trace) ? [index] : []));
+  if (labelled.length === usable.length) return {};
+  if (labelled.length === 0) return { stepFamiliarity: null };
+  return {
+    stepFamiliarity: fitFamiliarity(
+      labelled.map((index) => usable[index]!),
+      labelled.map((index) => raw[index]!.rows),
+    ),
+  };
+}
+
 /** Options of `trainOfflineModel` beyond the settings stored with the model. */
 export interface TrainOptions {
   /** How much each trace counts (default 1 each), e.g. a user's runs above the base data. */
@@ -119,6 +138,7 @@ export function trainOfflineModel(
       usable,
       raw.map((input) => input.rows),
     ),
+    ...stepFamiliarityOf(usable, raw),
     training: {
       traces: usable.length,
       stepL2: settings.stepL2,
