@@ -6,7 +6,7 @@
  * predicted by a model trained on the other systems (raw scores are far too sure there). The
  * mappings are stored in the model file.
  */
-import { namesResponsible } from '../../trace/agents.js';
+import { namesResponsible, responsibleAgents } from '../../trace/agents.js';
 import type { Trace } from '../../trace/model.js';
 import { subsetOf } from '../../trace/subset.js';
 import { attributeWithModel } from './attributor.js';
@@ -23,7 +23,8 @@ import {
 
 /** Held-out raw confidences and whether each prediction was right. */
 type Judged = {
-  agent: { confidence: number; correct: boolean }[];
+  /** `single`: the run has one responsible agent (injected faults often have several). */
+  agent: { confidence: number; correct: boolean; single: boolean }[];
   step: { confidence: number; correct: boolean }[];
 };
 
@@ -34,10 +35,17 @@ function judge(tested: readonly Trace[], model: OfflineModel, into: Judged): voi
       into.agent.push({
         confidence: result.agentConfidence,
         correct: namesResponsible(result.agent, trace.labels),
+        single: responsibleAgents(trace).length === 1,
       });
     if (result.confidence !== undefined && trace.labels?.step !== undefined)
       into.step.push({ confidence: result.confidence, correct: result.step === trace.labels.step });
   }
+}
+
+/** The judged runs with one responsible agent, when there are any; else all. */
+function singleCause(judged: Judged['agent']): Judged['agent'] {
+  const single = judged.filter((item) => item.single);
+  return single.length > 0 ? single : judged;
 }
 
 /**
@@ -88,10 +96,14 @@ export function calibrationFor(
       );
     }
   return {
+    // Agent confidence states the chance that the named agent is *the* responsible one: where some
+    // runs have a single responsible agent, only those are fitted on. Naming any of several is
+    // right far more often, and runs of injected faults (often two or three faulty agents of
+    // four or five) would make every statement too sure.
     // Familiar runs keep their raw step scores: fitted on the inner folds' smaller models, a step
     // mapping understated the final model's accuracy (nested cross-validation: ECE 0.087 raw,
     // 0.116 mapped; docs/MODEL.md).
-    familiar: { agent: fitPlatt(familiar.agent), step: { ...IDENTITY } },
-    unfamiliar: { agent: fitPlatt(unfamiliar.agent), step: fitPlatt(unfamiliar.step) },
+    familiar: { agent: fitPlatt(singleCause(familiar.agent)), step: { ...IDENTITY } },
+    unfamiliar: { agent: fitPlatt(singleCause(unfamiliar.agent)), step: fitPlatt(unfamiliar.step) },
   };
 }

@@ -117,13 +117,11 @@ describe(
   'training',
   { skip: HAS_SHARED_DATA ? false : `shared data not found at ${WHO_AND_WHEN}` },
   () => {
-    it('reproduces the shipped model from the shared Who&When traces', async () => {
-      const traces = await loadAll(WHO_AND_WHEN);
+    it('reproduces the shipped model from the shared Who&When and AEGIS runs', async () => {
+      const aegis = await loadAll(AEGIS);
+      const traces = [...(await loadAll(WHO_AND_WHEN)), ...aegis];
       const shipped = JSON.parse(readFileSync(DEFAULT_MODEL_PATH, 'utf8'));
-      const modeRuns = modeTrainingExamples([
-        ...(await loadAll(MAD_MAST)),
-        ...(await loadAll(AEGIS)),
-      ]);
+      const modeRuns = modeTrainingExamples([...(await loadAll(MAD_MAST)), ...aegis]);
       const trained = JSON.parse(
         JSON.stringify({
           ...trainOfflineModel(traces, undefined, shipped.training.data),
@@ -140,7 +138,7 @@ describe(
       assert.deepEqual(
         trained,
         shipped,
-        `retrain with: faultline train --data ../shared/datasets/who-and-when --modes-data ../shared/datasets/mad-mast ../shared/datasets/aegis --out ${DEFAULT_MODEL_PATH.replace(ROOT, '')}`,
+        `retrain with: faultline train --data ../shared/datasets/who-and-when ../shared/datasets/aegis --modes-data ../shared/datasets/mad-mast ../shared/datasets/aegis --out ${DEFAULT_MODEL_PATH.replace(ROOT, '')}`,
       );
     });
   },
@@ -197,7 +195,7 @@ describe('familiarity and confidence', () => {
     const model = loadOfflineModel();
     for (const file of ['examples/who-and-when-ag-58.json', 'examples/who-and-when-hc-6.json'])
       assert.equal(attributeWithModel(await loadTrace(join(ROOT, file)), model).familiar, true);
-    const unseen = await loadTrace(join(FIXTURES, 'formats/aegis-release.json'));
+    const unseen = await loadTrace(join(FIXTURES, 'formats/otlp-genai-semconv.json'));
     assert.equal(attributeWithModel(unseen, model).familiar, false);
   });
 
@@ -205,7 +203,7 @@ describe('familiarity and confidence', () => {
     const model = loadOfflineModel();
     assert.ok(model.calibration, 'the shipped model is calibrated');
     const { calibration, ...raw } = model;
-    const unseen = await loadTrace(join(FIXTURES, 'formats/aegis-release.json'));
+    const unseen = await loadTrace(join(FIXTURES, 'formats/otlp-genai-semconv.json'));
     const stated = attributeWithModel(unseen, model);
     const unmapped = attributeWithModel(unseen, raw);
     assert.equal(stated.step, unmapped.step, 'calibration never changes the answer');
@@ -216,7 +214,7 @@ describe('familiarity and confidence', () => {
   it('names the top step of an unfamiliar run (no earliest-step rule); older model files still load', async () => {
     const model = loadOfflineModel();
     assert.equal(model.decoding.unfamiliarAgentWeight, 2);
-    const unseen = await loadTrace(join(FIXTURES, 'formats/aegis-release.json'));
+    const unseen = await loadTrace(join(FIXTURES, 'formats/otlp-genai-semconv.json'));
     const result = attributeWithModel(unseen, model);
     assert.equal(result.familiar, false);
     const scores = result.candidates!.map((candidate) => candidate.score);

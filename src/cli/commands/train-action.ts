@@ -24,6 +24,7 @@ import { crossValidationRecords } from '../../eval/cross-validate.js';
 import { foldCount, seedsOf, type FoldPlan } from '../../eval/folds.js';
 import { terminalReport } from '../../eval/report-markdown.js';
 import { summariseEvaluation } from '../../eval/summary.js';
+import { traceHash } from '../../trace/hash.js';
 import type { Trace } from '../../trace/model.js';
 import { forEachTrace, finishBatch, type BatchOutcome } from '../batch.js';
 import { nonNegativeNumber, share } from '../flag-values.js';
@@ -93,12 +94,19 @@ async function modeModelOf(
 ): Promise<
   { model: ModeModel; agentModel?: ModeModel; reused: boolean; outcome: BatchOutcome } | undefined
 > {
-  const labelled = others.filter((trace) => labelledModes(trace));
+  // The runs of --modes-data, then the other labelled runs; a run given both ways counts once.
+  const labelled: Trace[] = [];
+  const seen = new Set<string>();
+  const add = (trace: Trace) => {
+    const hash = traceHash(trace);
+    if (!labelledModes(trace) || seen.has(hash)) return;
+    seen.add(hash);
+    labelled.push(trace);
+  };
   const outcome = flags.modesData
-    ? await forEachTrace(flags.modesData, {}, (trace) => {
-        if (labelledModes(trace)) labelled.push(trace);
-      })
+    ? await forEachTrace(flags.modesData, {}, add)
     : { files: 0, traces: 0, failedFiles: 0 };
+  others.forEach(add);
   if (flags.modesData && labelled.length < MIN_MODE_RUNS)
     throw new UserError(
       `--modes-data: need at least ${MIN_MODE_RUNS} runs labelled with MAST modes (a \`mast\` map, \`labels.modes\` or injected faults); found ${labelled.length} in ${flags.modesData.join(', ')}`,
