@@ -7,15 +7,23 @@
  */
 import type { Trace } from '../../trace/model.js';
 
-/** What the model file keeps to judge familiarity. */
-export interface FamiliarityModel {
-  /** Words used by the agent names of at least two training traces. */
-  names: string[];
-  /** Mean and spread of the training traces' profiles. */
+/** Mean and spread of training traces' profiles, and the distance beyond which a run is unlike them. */
+export interface ProfileModel {
   mean: number[];
   scale: number[];
-  /** Profile distances above this are unfamiliar. */
   threshold: number;
+}
+
+/** What the model file keeps to judge familiarity. */
+export interface FamiliarityModel extends ProfileModel {
+  /** Words used by the agent names of at least two training traces. */
+  names: string[];
+  /**
+   * One profile per training system, when there are several: a run is familiar when it is like
+   * one of them (pooled, a small system's runs sit far from a mean the large ones set). Absent:
+   * the pooled profile above decides.
+   */
+  systems?: ProfileModel[];
 }
 
 /** Below this share of agents with a known name word, the team is new. */
@@ -71,7 +79,7 @@ function profileOf(rows: readonly number[][]): number[] {
  */
 function distanceOf(
   profile: readonly number[],
-  model: Pick<FamiliarityModel, 'mean' | 'scale'>,
+  model: Pick<ProfileModel, 'mean' | 'scale'>,
 ): number {
   const squares = profile.map((value, column) => {
     const z = (value - (model.mean[column] ?? 0)) / (model.scale[column] ?? 1);
@@ -81,16 +89,10 @@ function distanceOf(
   return Math.sqrt(top.reduce((sum, value) => sum + value, 0) / Math.max(1, top.length));
 }
 
-/** The familiarity model of the training traces and their step feature rows. */
-export function fitFamiliarity(
-  traces: readonly Trace[],
-  rows: readonly (readonly number[][])[],
-): FamiliarityModel {
-  const counts = new Map<string, number>();
-  for (const trace of traces)
-    for (const word of new Set(agentNames(trace).flatMap(nameWords)))
-      counts.set(word, (counts.get(word) ?? 0) + 1);
-  const profiles = rows.map(profileOf);
+const round = (value: number) => Number(value.toPrecision(8));
+
+/** The profile model of some traces' profiles: their spread, and the distance most stay within. */
+function fitProfiles(profiles: readonly number[][]): ProfileModel {
   const width = profiles[0]?.length ?? 0;
   const count = Math.max(1, profiles.length);
   const mean = new Array<number>(width).fill(0);
@@ -106,15 +108,36 @@ export function fitFamiliarity(
     .sort((left, right) => left - right);
   const threshold =
     distances[Math.min(distances.length - 1, Math.floor(COVERAGE * distances.length))] ?? 0;
-  const round = (value: number) => Number(value.toPrecision(8));
+  return { mean: mean.map(round), scale: scale.map(round), threshold: round(threshold) };
+}
+
+/**
+ * The familiarity model of the training traces and their step feature rows; `systemOf` names each
+ * trace's system, for a profile per system when there are several.
+ */
+export function fitFamiliarity(
+  traces: readonly Trace[],
+  rows: readonly (readonly number[][])[],
+  systemOf?: (trace: Trace) => string,
+): FamiliarityModel {
+  const counts = new Map<string, number>();
+  for (const trace of traces)
+    for (const word of new Set(agentNames(trace).flatMap(nameWords)))
+      counts.set(word, (counts.get(word) ?? 0) + 1);
+  const profiles = rows.map(profileOf);
+  const bySystem = new Map<string, number[][]>();
+  if (systemOf)
+    traces.forEach((trace, index) => {
+      const system = systemOf(trace);
+      bySystem.set(system, [...(bySystem.get(system) ?? []), profiles[index]!]);
+    });
   return {
     names: [...counts]
       .filter(([, seen]) => seen >= 2)
       .map(([word]) => word)
       .sort(),
-    mean: mean.map(round),
-    scale: scale.map(round),
-    threshold: round(threshold),
+    ...fitProfiles(profiles),
+    ...(bySystem.size >= 2 ? { systems: [...bySystem.values()].map(fitProfiles) } : {}),
   };
 }
 
@@ -125,8 +148,9 @@ export function isFamiliar(
   model: FamiliarityModel,
   known: ReadonlySet<string> = new Set(model.names),
 ): boolean {
-  return (
-    nameOverlap(trace, known) >= NAME_OVERLAP &&
-    distanceOf(profileOf(rows), model) <= model.threshold
+  if (nameOverlap(trace, known) < NAME_OVERLAP) return false;
+  const profile = profileOf(rows);
+  return (model.systems ?? [model]).some(
+    (system) => distanceOf(profile, system) <= system.threshold,
   );
 }

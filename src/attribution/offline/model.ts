@@ -22,11 +22,14 @@ const scorerSchema = z.object({
 });
 
 const plattSchema = z.object({ a: z.number(), b: z.number() });
-const familiaritySchema = z.object({
-  names: z.array(z.string()),
+const profileSchema = z.object({
   mean: z.array(z.number()),
   scale: z.array(z.number()),
   threshold: z.number(),
+});
+const familiaritySchema = profileSchema.extend({
+  names: z.array(z.string()),
+  systems: z.array(profileSchema).optional(),
 });
 
 const modelSchema = z.object({
@@ -110,11 +113,13 @@ export function validateModel(value: unknown, file: string): OfflineModel {
   }
   checkScorer(parsed.data.step, FEATURE_NAMES, 'step', file);
   checkScorer(parsed.data.agent, AGENT_FEATURE_NAMES, 'agent', file);
-  for (const familiarity of [parsed.data.familiarity, parsed.data.stepFamiliarity])
+  const profiles = [parsed.data.familiarity, parsed.data.stepFamiliarity].flatMap((familiarity) =>
+    familiarity ? [familiarity, ...(familiarity.systems ?? [])] : [],
+  );
+  for (const profile of profiles)
     if (
-      familiarity &&
-      (familiarity.mean.length !== FEATURE_NAMES.length ||
-        familiarity.scale.length !== FEATURE_NAMES.length)
+      profile.mean.length !== FEATURE_NAMES.length ||
+      profile.scale.length !== FEATURE_NAMES.length
     )
       throw new ModelFileError(
         `${file}: the familiarity profile was made with another feature set; retrain with \`faultline train\``,

@@ -181,7 +181,8 @@ describe('training on agent-only labels', () => {
     const named = (model: OfflineModel) => attributeWithModel(run, model);
     assert.equal(named(eager).familiar, true);
     assert.equal(named(eager).step, 0, 'the earliest-step rule');
-    const unlike = { ...eager.familiarity, threshold: -1 };
+    const { systems: _, ...pooled } = eager.familiarity;
+    const unlike = { ...pooled, threshold: -1 };
     for (const stepFamiliarity of [null, unlike]) {
       const result = named({ ...eager, stepFamiliarity });
       assert.equal(result.familiar, true);

@@ -56,6 +56,7 @@ function stepFamiliarityOf(
     stepFamiliarity: fitFamiliarity(
       labelled.map((index) => usable[index]!),
       labelled.map((index) => raw[index]!.rows),
+      subsetOf,
     ),
   };
 }
@@ -137,6 +138,7 @@ export function trainOfflineModel(
     familiarity: fitFamiliarity(
       usable,
       raw.map((input) => input.rows),
+      subsetOf,
     ),
     ...stepFamiliarityOf(usable, raw),
     training: {

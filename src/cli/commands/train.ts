@@ -67,7 +67,7 @@ export function registerTrain(program: Command, exit: (code: number) => void): v
   addFoldOptions(command)
     .addHelpText(
       'after',
-      '\nExamples:\n  faultline train --data ../shared/datasets/who-and-when --modes-data ../shared/datasets/mad-mast ../shared/datasets/aegis --out models/offline-model.json\n  faultline train --data ../shared/datasets/who-and-when --out /tmp/m.json --cv\n  faultline train --data my-labelled-runs/ --base --out my-model.json\n  faultline train --data ../shared/datasets/who-and-when ../shared/datasets/aegis --out /tmp/m.json --loso',
+      '\nExamples:\n  faultline train --data ../shared/datasets/who-and-when ../shared/datasets/aegis --modes-data ../shared/datasets/mad-mast ../shared/datasets/aegis --out models/offline-model.json\n  faultline train --data ../shared/datasets/who-and-when ../shared/datasets/aegis --out /tmp/m.json --cv\n  faultline train --data my-labelled-runs/ --base --out my-model.json\n  faultline train --data ../shared/datasets/who-and-when ../shared/datasets/aegis --out /tmp/m.json --loso',
     )
     .action(async (flags: TrainFlags) => {
       const { runTrainCommand } = await import('./train-action.js');
