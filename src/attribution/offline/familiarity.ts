@@ -81,11 +81,17 @@ function distanceOf(
   profile: readonly number[],
   model: Pick<ProfileModel, 'mean' | 'scale'>,
 ): number {
-  const squares = profile.map((value, column) => {
+  // The TOP largest squares, largest first, kept in one pass (this runs once per training system).
+  const top = new Array<number>(Math.min(TOP, profile.length)).fill(-1);
+  profile.forEach((value, column) => {
     const z = (value - (model.mean[column] ?? 0)) / (model.scale[column] ?? 1);
-    return Math.min(CAP, Math.abs(z)) ** 2;
+    const square = Math.min(CAP, Math.abs(z)) ** 2;
+    let at = top.length;
+    while (at > 0 && square > top[at - 1]!) at -= 1;
+    if (at === top.length) return;
+    top.splice(at, 0, square);
+    top.pop();
   });
-  const top = squares.sort((left, right) => right - left).slice(0, TOP);
   return Math.sqrt(top.reduce((sum, value) => sum + value, 0) / Math.max(1, top.length));
 }
 

@@ -60,8 +60,9 @@ function ownCounts(
     if (keys[slot] === EMPTY) continue;
     const mask = masks[slot]!;
     const sole = (mask & (mask - 1)) === 0;
-    for (let bit = 0; bit < WRITER_BITS; bit += 1) {
-      if ((mask & (1 << bit)) === 0) continue;
+    // Each writer bit set, lowest first; the task's bit is no writer.
+    for (let rest = mask & ~TASK; rest !== 0; rest &= rest - 1) {
+      const bit = 31 - Math.clz32(rest & -rest);
       distinct[bit]! += 1;
       if (sole) own[bit]! += 1;
     }
