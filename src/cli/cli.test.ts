@@ -240,6 +240,33 @@ describe('faultline command', () => {
     );
   });
 
+  it('counts a run given both as --data and as --modes-data once for failure modes', async () => {
+    const runs = await mkdtemp(join(folder, 'mode-runs-'));
+    const sample = JSON.parse(
+      await readFile(join(FIXTURES, 'formats/mad-mast-metagpt.json'), 'utf8'),
+    );
+    for (let index = 0; index < 20; index += 1)
+      await writeFile(
+        join(runs, `${index}.json`),
+        JSON.stringify({
+          ...sample,
+          history: [...sample.history, { role: 'user', name: 'Human', content: `run ${index}` }],
+        }),
+      );
+    const result = await faultline(
+      'train',
+      '--data',
+      'examples',
+      runs,
+      '--modes-data',
+      runs,
+      '--out',
+      join(folder, 'twice.json'),
+    );
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stderr, /MAST modes from 20 labelled runs/);
+  });
+
   it('refuses an out-of-range training setting before reading any data', async () => {
     const result = await faultline('train', '--data', 'examples', '--earliest-share', '0');
     assert.equal(result.code, 2);

@@ -1,7 +1,8 @@
 /**
  * Agent-level features: each agent's share of the step model's probability mass plus what kind of
- * agent it is, how it behaved, and how much of what it writes no one else writes (unshared.ts). A second conditional logit over agents uses them, which names the
- * responsible agent more accurately than taking the agent of the single most likely step.
+ * agent it is, how it behaved, and how much of what it writes no one else writes (unshared.ts). A
+ * second conditional logit over agents uses them, which names the responsible agent more accurately
+ * than taking the agent of the single most likely step.
  */
 import type { Step, Trace } from '../../trace/model.js';
 import { FEATURE_NAMES, type FeatureName } from './feature-names.js';

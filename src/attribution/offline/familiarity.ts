@@ -135,7 +135,9 @@ export function fitFamiliarity(
   if (systemOf)
     traces.forEach((trace, index) => {
       const system = systemOf(trace);
-      bySystem.set(system, [...(bySystem.get(system) ?? []), profiles[index]!]);
+      const members = bySystem.get(system);
+      if (members) members.push(profiles[index]!);
+      else bySystem.set(system, [profiles[index]!]);
     });
   return {
     names: [...counts]
