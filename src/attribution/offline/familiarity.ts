@@ -124,7 +124,7 @@ function fitProfiles(profiles: readonly number[][]): ProfileModel {
 export function fitFamiliarity(
   traces: readonly Trace[],
   rows: readonly (readonly number[][])[],
-  systemOf?: (trace: Trace) => string,
+  systemOf: (trace: Trace) => string,
 ): FamiliarityModel {
   const counts = new Map<string, number>();
   for (const trace of traces)
@@ -132,13 +132,12 @@ export function fitFamiliarity(
       counts.set(word, (counts.get(word) ?? 0) + 1);
   const profiles = rows.map(profileOf);
   const bySystem = new Map<string, number[][]>();
-  if (systemOf)
-    traces.forEach((trace, index) => {
-      const system = systemOf(trace);
-      const members = bySystem.get(system);
-      if (members) members.push(profiles[index]!);
-      else bySystem.set(system, [profiles[index]!]);
-    });
+  traces.forEach((trace, index) => {
+    const system = systemOf(trace);
+    const members = bySystem.get(system);
+    if (members) members.push(profiles[index]!);
+    else bySystem.set(system, [profiles[index]!]);
+  });
   return {
     names: [...counts]
       .filter(([, seen]) => seen >= 2)

@@ -32,13 +32,11 @@ interface OwnCounts {
  * faster than a Map here.
  */
 function ownCounts(
-  sets: readonly Iterable<number>[],
-  sizes: readonly number[],
+  sets: readonly ReadonlySet<number>[],
   bits: readonly number[],
-  task: Iterable<number>,
-  taskSize: number,
+  task: ReadonlySet<number>,
 ): OwnCounts {
-  const total = sizes.reduce((sum, size) => sum + size, taskSize);
+  const total = sets.reduce((sum, set) => sum + set.size, task.size);
   const capacity = 1 << Math.ceil(Math.log2(2 * total + 2));
   const keys = new Int32Array(capacity).fill(EMPTY);
   const masks = new Int32Array(capacity);
@@ -82,20 +80,16 @@ export function unsharedShares(trace: Trace, run: RunFacts): Map<string, Unshare
     if (bit === undefined) bitOf.set(step.agent, (bit = bitOf.size % WRITER_BITS));
     return bit;
   });
-  const hashed = (numbers: ReadonlySet<string>) => [...numbers].map(hashWord);
+  const hashed = (numbers: ReadonlySet<string>) => new Set([...numbers].map(hashWord));
   const numbers = ownCounts(
     run.facts.map((fact) => hashed(fact.numbers)),
-    run.facts.map((fact) => fact.numbers.size),
     bits,
     hashed(run.questionNumbers),
-    run.questionNumbers.size,
   );
   const words = ownCounts(
     run.facts.map((fact) => fact.words),
-    run.facts.map((fact) => fact.words.size),
     bits,
     run.questionWords,
-    run.questionWords.size,
   );
   const share = (counts: OwnCounts, bit: number) =>
     counts.distinct[bit]! > 0 ? counts.own[bit]! / counts.distinct[bit]! : 0;
