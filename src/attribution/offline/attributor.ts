@@ -109,13 +109,27 @@ export function attributeWithModel(
   const mapping = model.calibration?.[familiar ? 'familiar' : 'unfamiliar'];
   const stated = (raw: number, platt: Platt | undefined) => (platt ? applyPlatt(raw, platt) : raw);
   const stepConfidence = (raw: number) => stated(raw, mapping?.step);
-  const best = ranked.find((entry) => trace.steps[entry.step]!.agent === agent)!;
+  const likeliest = ranked.find((entry) => trace.steps[entry.step]!.agent === agent)!;
+  // A run unlike the step-labelled ones reports the agent's first step where the model says so:
+  // there the step scorer's choice did not transfer (settings.ts).
+  const firstStep =
+    !likeStepLabelled && model.decoding.unfamiliarStep === 'first'
+      ? combined.findIndex(
+          (key, step) => Number.isFinite(key) && trace.steps[step]!.agent === agent,
+        )
+      : -1;
+  const best = firstStep === -1 ? likeliest : { step: firstStep, score: joint[firstStep]! };
   const explanation = explainStep(trace, best.step, rows[best.step]!, model.step);
   const topAgent = trace.steps[top.step]!.agent;
-  const reason =
+  const named =
     topAgent === agent
-      ? explanation.reason
-      : `Step ${top.step} (${topAgent}) scores highest (${wholePercent(stepConfidence(top.score))}), but ${agent}'s step ${earliest.step} comes earlier and is nearly as likely (${wholePercent(stepConfidence(earliest.score))}), so ${agent} is named. ${explanation.reason}`;
+      ? ''
+      : `Step ${top.step} (${topAgent}) scores highest (${wholePercent(stepConfidence(top.score))}), but ${agent}'s step ${earliest.step} comes earlier and is nearly as likely (${wholePercent(stepConfidence(earliest.score))}), so ${agent} is named. `;
+  const first =
+    best.step === likeliest.step
+      ? ''
+      : `This run is unlike the step-labelled training runs, so ${agent}'s first step is named rather than its highest-scoring one (step ${likeliest.step}). `;
+  const reason = `${named}${first}${explanation.reason}`;
   // The named step first, then the most likely others.
   const others = ranked.filter((entry) => entry.step !== best.step);
   const candidates: Candidate[] = [best, ...others].slice(0, 3).map((entry) => ({

@@ -10,6 +10,7 @@ import type { LinearScorer } from './scoring.js';
 import { FEATURE_NAMES } from './feature-names.js';
 import { AGENT_MODE_FEATURE_NAMES, MODE_FEATURE_NAMES } from './mode-features.js';
 import { modeModelSchema } from './mode-model.js';
+import { UNFAMILIAR_STEPS } from './settings.js';
 
 /** Bumped whenever the file layout or the meaning of a feature changes. */
 export const MODEL_FORMAT_VERSION = 5;
@@ -42,6 +43,8 @@ const modelSchema = z.object({
     earliestShare: z.number().gt(0).max(1),
     /** For unfamiliar runs: this agent weight, and the top step named (settings.ts). */
     unfamiliarAgentWeight: z.number().nonnegative().optional(),
+    /** For runs unlike the step-labelled ones: the named agent's first or most likely step. */
+    unfamiliarStep: z.enum(UNFAMILIAR_STEPS).optional(),
   }),
   /** What the training runs looked like, to flag a trace unlike them (familiarity.ts). */
   familiarity: familiaritySchema,

@@ -176,7 +176,10 @@ describe('training on agent-only labels', () => {
     // A familiar run unlike the step-labelled training runs is decoded like an unfamiliar one: its
     // top step is named, not the earliest nearly as likely one.
     const shipped = loadOfflineModel();
-    const eager = { ...shipped, decoding: { ...shipped.decoding, earliestShare: 0.01 } };
+    const eager = {
+      ...shipped,
+      decoding: { ...shipped.decoding, earliestShare: 0.01, unfamiliarStep: 'likeliest' as const },
+    };
     const run = (await loadAll(join(ROOT, 'examples/who-and-when-ag-58.json')))[0]!;
     const named = (model: OfflineModel) => attributeWithModel(run, model);
     assert.equal(named(eager).familiar, true);
@@ -213,17 +216,38 @@ describe('familiarity and confidence', () => {
   });
 
   it('names the top step of an unfamiliar run (no earliest-step rule); older model files still load', async () => {
-    const model = loadOfflineModel();
-    assert.equal(model.decoding.unfamiliarAgentWeight, 2);
+    const shipped = loadOfflineModel();
+    assert.equal(shipped.decoding.unfamiliarAgentWeight, 2);
+    const model = { ...shipped, decoding: { ...shipped.decoding, unfamiliarStep: 'likeliest' } };
     const unseen = await loadTrace(join(FIXTURES, 'formats/otlp-genai-semconv.json'));
-    const result = attributeWithModel(unseen, model);
+    const result = attributeWithModel(unseen, validateModel(model, 'likeliest.json'));
     assert.equal(result.familiar, false);
     const scores = result.candidates!.map((candidate) => candidate.score);
     assert.equal(scores[0], Math.max(...scores), 'the named step scores highest');
-    const { unfamiliarAgentWeight: _, ...decoding } = model.decoding;
-    const older = validateModel(JSON.parse(JSON.stringify({ ...model, decoding })), 'old.json');
+    const { unfamiliarAgentWeight: _, unfamiliarStep: __, ...decoding } = shipped.decoding;
+    const older = validateModel(JSON.parse(JSON.stringify({ ...shipped, decoding })), 'old.json');
     assert.equal(older.decoding.unfamiliarAgentWeight, undefined);
+    assert.equal(older.decoding.unfamiliarStep, undefined);
     assert.ok(attributeWithModel(unseen, older).agent);
+  });
+
+  it("reports the named agent's first step on a run unlike the step-labelled ones", async () => {
+    const shipped = loadOfflineModel();
+    assert.equal(shipped.decoding.unfamiliarStep, 'first');
+    const run = await loadTrace(join(ROOT, 'examples/formats/crewai-events.jsonl'));
+    const decoded = (unfamiliarStep: 'first' | 'likeliest') =>
+      attributeWithModel(run, { ...shipped, decoding: { ...shipped.decoding, unfamiliarStep } });
+    const first = decoded('first');
+    assert.equal(first.familiar, false);
+    const likeliest = decoded('likeliest');
+    assert.equal(first.agent, likeliest.agent, 'the step rule never changes the agent');
+    const firstOfAgent = run.steps.findIndex(
+      (step) => step.role !== 'human' && step.agent === first.agent,
+    );
+    assert.equal(first.step, firstOfAgent);
+    assert.notEqual(likeliest.step, first.step, 'this run tells the two rules apart');
+    assert.equal(first.candidates![0]!.step, first.step, 'the named step is listed first');
+    assert.match(first.reason, /first step is named rather than its highest-scoring one/);
   });
 
   it('answers "no confident attribution" below the minimum, keeping the candidates', async () => {

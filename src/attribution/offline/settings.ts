@@ -1,5 +1,9 @@
 /** Training settings of the offline model, apart from the trainer so the CLI starts light. */
 
+/** Which of the named agent's steps an unfamiliar run reports (see TrainSettings). */
+export const UNFAMILIAR_STEPS = ['first', 'likeliest'] as const;
+export type UnfamiliarStep = (typeof UNFAMILIAR_STEPS)[number];
+
 /** Training settings; the defaults are what the shipped model uses. */
 export interface TrainSettings {
   stepL2: number;
@@ -22,6 +26,13 @@ export interface TrainSettings {
    */
   unfamiliarAgentWeight?: number;
   /**
+   * For a run unlike the step-labelled training runs: which of the named agent's steps is
+   * reported, its first or its most likely. Held out one system at a time, the step model's
+   * choice did not transfer and the agent's first step was right more often (docs/MODEL.md).
+   * Absent: the most likely.
+   */
+  unfamiliarStep?: UnfamiliarStep;
+  /**
    * Give every system (subset) an equal share of each fit, however many runs it has, so that one
    * large system does not decide what the model learns (default false).
    */
@@ -40,4 +51,5 @@ export const DEFAULT_TRAIN_SETTINGS: TrainSettings = {
   agentWeight: 0.5,
   earliestShare: 0.5,
   unfamiliarAgentWeight: 2,
+  unfamiliarStep: 'first',
 };

@@ -134,6 +134,7 @@ export function trainOfflineModel(
       ...(settings.unfamiliarAgentWeight !== undefined
         ? { unfamiliarAgentWeight: settings.unfamiliarAgentWeight }
         : {}),
+      ...(settings.unfamiliarStep !== undefined ? { unfamiliarStep: settings.unfamiliarStep } : {}),
     },
     familiarity: fitFamiliarity(
       usable,

@@ -19,6 +19,7 @@ import {
   type ModeModel,
 } from '../../attribution/offline/mode-model.js';
 import { DEFAULT_TRAIN_SETTINGS, trainOfflineModel } from '../../attribution/offline/train.js';
+import type { UnfamiliarStep } from '../../attribution/offline/settings.js';
 import { UserError } from '../../errors.js';
 import { crossValidationRecords } from '../../eval/cross-validate.js';
 import { foldCount, seedsOf, type FoldPlan } from '../../eval/folds.js';
@@ -46,6 +47,7 @@ export interface TrainFlags extends FoldFlags {
   agentWeight: string;
   earliestShare: string;
   unfamiliarAgentWeight: string;
+  unfamiliarStep: UnfamiliarStep;
 }
 
 /** The features named by `--drop-features`, each checked against the model's features. */
@@ -154,6 +156,7 @@ export async function runTrainCommand(
       flags.unfamiliarAgentWeight,
       '--unfamiliar-agent-weight',
     ),
+    unfamiliarStep: flags.unfamiliarStep,
     ...(flags.balanceSystems ? { balanceSystems: true } : {}),
     ...(flags.dropFeatures ? { dropFeatures: featureList(flags.dropFeatures) } : {}),
   };

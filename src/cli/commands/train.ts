@@ -2,8 +2,8 @@
  * `faultline train --data <folder>... --out <file>`: fit the offline model on labelled traces;
  * `--cv` also prints the cross-validated table of docs/MODEL.md.
  */
-import type { Command } from 'commander';
-import { DEFAULT_TRAIN_SETTINGS } from '../../attribution/offline/settings.js';
+import { Option, type Command } from 'commander';
+import { DEFAULT_TRAIN_SETTINGS, UNFAMILIAR_STEPS } from '../../attribution/offline/settings.js';
 import { addFoldOptions } from '../fold-options.js';
 import type { TrainFlags } from './train-action.js';
 
@@ -63,6 +63,14 @@ export function registerTrain(program: Command, exit: (code: number) => void): v
       '--unfamiliar-agent-weight <value>',
       'for runs unlike the training runs: the agent weight, and the top step named (no earliest-step rule)',
       String(DEFAULT_TRAIN_SETTINGS.unfamiliarAgentWeight),
+    )
+    .addOption(
+      new Option(
+        '--unfamiliar-step <which>',
+        "for runs unlike the step-labelled training runs: report the named agent's first or its most likely step",
+      )
+        .choices(UNFAMILIAR_STEPS)
+        .default(DEFAULT_TRAIN_SETTINGS.unfamiliarStep),
     );
   addFoldOptions(command)
     .addHelpText(
