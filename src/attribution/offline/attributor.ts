@@ -15,6 +15,7 @@ import {
 import { computeAgentFeatures } from './agent-features.js';
 import { scoreRows, softmax } from './scoring.js';
 import { explainStep } from './evidence.js';
+import { FEATURE_NAMES, type FeatureName } from './feature-names.js';
 import { isFamiliar, type FamiliarityModel } from './familiarity.js';
 import { applyPlatt, type Platt } from './platt.js';
 import { readModelFile, type OfflineModel } from './model.js';
@@ -114,9 +115,7 @@ export function attributeWithModel(
   // there the step scorer's choice did not transfer (settings.ts).
   const firstStep =
     !likeStepLabelled && model.decoding.unfamiliarStep === 'first'
-      ? combined.findIndex(
-          (key, step) => Number.isFinite(key) && trace.steps[step]!.agent === agent,
-        )
+      ? firstActingStep(trace, rows, combined, agent)
       : -1;
   const best = firstStep === -1 ? likeliest : { step: firstStep, score: joint[firstStep]! };
   const explanation = explainStep(trace, best.step, rows[best.step]!, model.step);
@@ -128,7 +127,7 @@ export function attributeWithModel(
   const first =
     best.step === likeliest.step
       ? ''
-      : `This run is unlike the step-labelled training runs, so ${agent}'s first step is named rather than its highest-scoring one (step ${likeliest.step}). `;
+      : `This run is unlike the step-labelled training runs, so ${agent}'s earliest substantive step is named rather than its highest-scoring one (step ${likeliest.step}). `;
   const reason = `${named}${first}${explanation.reason}`;
   // The named step first, then the most likely others.
   const others = ranked.filter((entry) => entry.step !== best.step);
@@ -151,6 +150,30 @@ export function attributeWithModel(
     ...(model.agentModes ? { agentModes: predictAgentModes(model.agentModes, trace, rows) } : {}),
     usage: { ...NO_USAGE },
   };
+}
+
+/** Step features that show a step acting or asserting rather than talking (a greeting, a question). */
+const ACTING: readonly number[] = (
+  ['has_tool_calls', 'has_code', 'novel_numbers_log', 'claim_without_tool', 'conclusion'] as const
+).map((name: FeatureName) => FEATURE_NAMES.indexOf(name));
+
+/**
+ * The agent's first candidate step that acts (calls a tool, writes code, brings a figure new to
+ * the run, claims or concludes), else its first candidate step.
+ */
+function firstActingStep(
+  trace: Trace,
+  rows: readonly (readonly number[])[],
+  combined: readonly number[],
+  agent: string,
+): number {
+  let first = -1;
+  for (let step = 0; step < combined.length; step += 1) {
+    if (!Number.isFinite(combined[step]) || trace.steps[step]!.agent !== agent) continue;
+    if (ACTING.some((column) => rows[step]![column]! > 0)) return step;
+    if (first === -1) first = step;
+  }
+  return first;
 }
 
 /** The failure modes found in the run, and the one most tied to the named step. */

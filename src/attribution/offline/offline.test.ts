@@ -231,23 +231,38 @@ describe('familiarity and confidence', () => {
     assert.ok(attributeWithModel(unseen, older).agent);
   });
 
-  it("reports the named agent's first step on a run unlike the step-labelled ones", async () => {
+  it("reports the named agent's first acting step on a run unlike the step-labelled ones", async () => {
     const shipped = loadOfflineModel();
     assert.equal(shipped.decoding.unfamiliarStep, 'first');
-    const run = await loadTrace(join(ROOT, 'examples/formats/crewai-events.jsonl'));
-    const decoded = (unfamiliarStep: 'first' | 'likeliest') =>
+    const decoded = (run: Trace, unfamiliarStep: 'first' | 'likeliest') =>
       attributeWithModel(run, { ...shipped, decoding: { ...shipped.decoding, unfamiliarStep } });
-    const first = decoded('first');
+    const run = await loadTrace(join(ROOT, 'examples/formats/openai-agents-traces-ingest.json'));
+    const first = decoded(run, 'first');
+    const likeliest = decoded(run, 'likeliest');
     assert.equal(first.familiar, false);
-    const likeliest = decoded('likeliest');
     assert.equal(first.agent, likeliest.agent, 'the step rule never changes the agent');
-    const firstOfAgent = run.steps.findIndex(
-      (step) => step.role !== 'human' && step.agent === first.agent,
-    );
-    assert.equal(first.step, firstOfAgent);
-    assert.notEqual(likeliest.step, first.step, 'this run tells the two rules apart');
+    assert.deepEqual([first.step, likeliest.step], [0, 1], 'its hand-off call, not the notice');
     assert.equal(first.candidates![0]!.step, first.step, 'the named step is listed first');
-    assert.match(first.reason, /first step is named rather than its highest-scoring one/);
+    assert.match(
+      first.reason,
+      /earliest substantive step is named rather than its highest-scoring one \(step 1\)/,
+    );
+    // A greeting does not act: the agent's first step that does (here it states figures) is named.
+    const greeting = buildTrace({
+      id: 'greeting',
+      format: 'test',
+      question: 'Return order 4411 and refund it to the original card.',
+      steps: [
+        { speaker: 'customer', role: 'human', content: 'Return order 4411, refund to my card.' },
+        { speaker: 'Helpdesk', content: 'Hello! I am happy to help you with that today.' },
+        { speaker: 'Shopper', content: 'My order is 4411, I want the refund on my card please.' },
+        { speaker: 'Helpdesk', content: 'The refund of 129.99 was issued to your gift card.' },
+        { speaker: 'Shopper', content: 'Thanks, bye.' },
+      ],
+    });
+    const named = decoded(greeting, 'first');
+    assert.equal(named.familiar, false);
+    assert.deepEqual([named.agent, named.step], ['Helpdesk', 3]);
   });
 
   it('answers "no confident attribution" below the minimum, keeping the candidates', async () => {

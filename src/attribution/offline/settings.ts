@@ -27,9 +27,9 @@ export interface TrainSettings {
   unfamiliarAgentWeight?: number;
   /**
    * For a run unlike the step-labelled training runs: which of the named agent's steps is
-   * reported, its first or its most likely. Held out one system at a time, the step model's
-   * choice did not transfer and the agent's first step was right more often (docs/MODEL.md).
-   * Absent: the most likely.
+   * reported, its first that acts (a tool call, code, a new figure, a claim; else its first) or
+   * its most likely. Held out one system at a time, the step model's choice did not transfer and
+   * the agent's first step was right more often (docs/MODEL.md). Absent: the most likely.
    */
   unfamiliarStep?: UnfamiliarStep;
   /**
