@@ -24,6 +24,7 @@ const EXPECTED_FORMAT: Record<string, string> = {
   'aegis-flat.jsonl': 'aegis',
   'aegis-release.json': 'aegis',
   'ag2-autogen02-groupchat.json': 'autogen',
+  'ag2-autogen02-tool-calls.json': 'autogen',
   'canonical-trace.json': 'canonical',
   'ag2-runtime-logging.db': 'ag2-sqlite',
   'autogen-core-events.jsonl': 'autogen',

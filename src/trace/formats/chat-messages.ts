@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { TraceFormatError } from '../../errors.js';
 import type { DraftStep } from '../build-trace.js';
-import { argumentsText, textOf, validate } from '../format.js';
+import { argumentsText, callsText, textOf, validate } from '../format.js';
 import type { StepRole, TraceLabels } from '../model.js';
 
 const toolCallSchema = z.object({
@@ -101,6 +101,8 @@ export function draftStepsFromMessages(
         name: call.function?.name ?? call.name ?? 'unknown',
         arguments: argumentsText(call.function?.arguments ?? call.arguments),
       }));
+      // A turn that only calls tools reads as its calls, as in the other importers.
+      if (!step.content.trim()) step.content = callsText(step.toolCalls);
     }
     if (message.tool_responses) {
       step.toolResults = message.tool_responses.map((response) => ({
