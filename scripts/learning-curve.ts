@@ -8,8 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import { attributeWithModel } from '../src/attribution/offline/attributor.js';
-import { hasStepLabel, isLabelled } from '../src/attribution/offline/inputs.js';
-import { DEFAULT_TRAIN_SETTINGS, unfamiliarStepFor } from '../src/attribution/offline/settings.js';
+import { isLabelled } from '../src/attribution/offline/inputs.js';
 import { trainOfflineModel } from '../src/attribution/offline/train.js';
 import { agentCorrect, stepCorrect } from '../src/eval/metrics.js';
 import { loadBatch } from '../src/trace/load.js';
@@ -56,12 +55,7 @@ for (const system of systems) {
         added.add(trace);
         questions.add(trace.question ?? trace.id);
       }
-      // As `train --base` fits it: its step rule follows whether the added runs have step labels.
-      const settings = {
-        ...DEFAULT_TRAIN_SETTINGS,
-        unfamiliarStep: unfamiliarStepFor([...added].some(hasStepLabel)),
-      };
-      const model = trainOfflineModel([...others, ...added], settings, [], {
+      const model = trainOfflineModel([...others, ...added], undefined, [], {
         weightOf: (trace) => (added.has(trace) ? userWeight : 1),
       });
       for (const trace of own) {

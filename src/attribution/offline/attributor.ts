@@ -15,7 +15,7 @@ import {
 import { computeAgentFeatures } from './agent-features.js';
 import { scoreRows, softmax } from './scoring.js';
 import { explainStep } from './evidence.js';
-import { FEATURE_NAMES, type FeatureName } from './feature-names.js';
+import { firstFailingStep, type FirstFailingWhy } from './first-failing-step.js';
 import { isFamiliar, type FamiliarityModel } from './familiarity.js';
 import { applyPlatt, type Platt } from './platt.js';
 import { readModelFile, type OfflineModel } from './model.js';
@@ -111,24 +111,24 @@ export function attributeWithModel(
   const stated = (raw: number, platt: Platt | undefined) => (platt ? applyPlatt(raw, platt) : raw);
   const stepConfidence = (raw: number) => stated(raw, mapping?.step);
   const likeliest = ranked.find((entry) => trace.steps[entry.step]!.agent === agent)!;
-  // A run unlike the step-labelled ones reports the agent's first step where the model says so:
-  // there the step scorer's choice did not transfer (settings.ts).
-  const firstStep =
+  // A run unlike the step-labelled ones reports the agent's first failing step where the model
+  // says so: there the step scorer's choice did not transfer (settings.ts).
+  const first =
     !likeStepLabelled && model.decoding.unfamiliarStep === 'first'
-      ? firstActingStep(trace, rows, combined, agent)
-      : -1;
-  const best = firstStep === -1 ? likeliest : { step: firstStep, score: joint[firstStep]! };
+      ? firstFailingStep(trace, rows, (step) => Number.isFinite(combined[step]), agent)
+      : undefined;
+  const best = first ? { step: first.step, score: joint[first.step]! } : likeliest;
   const explanation = explainStep(trace, best.step, rows[best.step]!, model.step);
   const topAgent = trace.steps[top.step]!.agent;
   const named =
     topAgent === agent
       ? ''
       : `Step ${top.step} (${topAgent}) scores highest (${wholePercent(stepConfidence(top.score))}), but ${agent}'s step ${earliest.step} comes earlier and is nearly as likely (${wholePercent(stepConfidence(earliest.score))}), so ${agent} is named. `;
-  const first =
-    best.step === likeliest.step
-      ? ''
-      : `This run is unlike the step-labelled training runs, so ${agent}'s earliest substantive step is named rather than its highest-scoring one (step ${likeliest.step}). `;
-  const reason = `${named}${first}${explanation.reason}`;
+  const instead =
+    first && best.step !== likeliest.step
+      ? `This run is unlike the step-labelled training runs, so ${agent}'s ${FIRST_FAILING[first.why]} is named rather than its highest-scoring one (step ${likeliest.step}). `
+      : '';
+  const reason = `${named}${instead}${explanation.reason}`;
   // The named step first, then the most likely others.
   const others = ranked.filter((entry) => entry.step !== best.step);
   const candidates: Candidate[] = [best, ...others].slice(0, 3).map((entry) => ({
@@ -152,29 +152,12 @@ export function attributeWithModel(
   };
 }
 
-/** Step features that show a step acting or asserting rather than talking (a greeting, a question). */
-const ACTING: readonly number[] = (
-  ['has_tool_calls', 'has_code', 'novel_numbers_log', 'claim_without_tool', 'conclusion'] as const
-).map((name: FeatureName) => FEATURE_NAMES.indexOf(name));
-
-/**
- * The agent's first candidate step that acts (calls a tool, writes code, brings a figure new to
- * the run, claims or concludes), else its first candidate step.
- */
-function firstActingStep(
-  trace: Trace,
-  rows: readonly (readonly number[])[],
-  combined: readonly number[],
-  agent: string,
-): number {
-  let first = -1;
-  for (let step = 0; step < combined.length; step += 1) {
-    if (!Number.isFinite(combined[step]) || trace.steps[step]!.agent !== agent) continue;
-    if (ACTING.some((column) => rows[step]![column]! > 0)) return step;
-    if (first === -1) first = step;
-  }
-  return first;
-}
+/** How the reason names the step firstFailingStep chose. */
+const FIRST_FAILING: Record<FirstFailingWhy, string> = {
+  rejected: 'first step that the next steps reject (a failing output, a correction, no progress)',
+  acting: 'first substantive step (nothing it did is rejected)',
+  first: 'first step',
+};
 
 /** The failure modes found in the run, and the one most tied to the named step. */
 function modesOf(

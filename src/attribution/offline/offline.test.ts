@@ -231,21 +231,22 @@ describe('familiarity and confidence', () => {
     assert.ok(attributeWithModel(unseen, older).agent);
   });
 
-  it("reports the named agent's first acting step on a run unlike the step-labelled ones", async () => {
+  it("reports the named agent's first failing step on a run unlike the step-labelled ones", async () => {
     const shipped = loadOfflineModel();
     assert.equal(shipped.decoding.unfamiliarStep, 'first');
     const decoded = (run: Trace, unfamiliarStep: 'first' | 'likeliest') =>
       attributeWithModel(run, { ...shipped, decoding: { ...shipped.decoding, unfamiliarStep } });
-    const run = await loadTrace(join(ROOT, 'examples/formats/openai-agents-traces-ingest.json'));
+    const run = await loadTrace(join(FIXTURES, 'formats/ag2-autogen02-tool-calls.json'));
     const first = decoded(run, 'first');
     const likeliest = decoded(run, 'likeliest');
     assert.equal(first.familiar, false);
     assert.equal(first.agent, likeliest.agent, 'the step rule never changes the agent');
-    assert.deepEqual([first.step, likeliest.step], [0, 1], 'its hand-off call, not the notice');
+    // Nothing the assistant does is rejected: its first tool call, not its opening question.
+    assert.deepEqual([first.step, likeliest.step], [4, 6]);
     assert.equal(first.candidates![0]!.step, first.step, 'the named step is listed first');
     assert.match(
       first.reason,
-      /earliest substantive step is named rather than its highest-scoring one \(step 1\)/,
+      /first substantive step .* rather than its highest-scoring one \(step 6\)/,
     );
     // A greeting does not act: the agent's first step that does (here it states figures) is named.
     const greeting = buildTrace({

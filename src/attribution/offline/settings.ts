@@ -27,10 +27,9 @@ export interface TrainSettings {
   unfamiliarAgentWeight?: number;
   /**
    * For a run unlike the step-labelled training runs: which of the named agent's steps is
-   * reported, its first that acts (a tool call, code, a new figure, a claim; else its first) or
-   * its most likely. Held out one system at a time, the step model's choice did not transfer and
-   * the agent's first step was right more often (docs/MODEL.md). Absent: the most likely. See
-   * unfamiliarStepFor for adapting to a user's runs.
+   * reported: its first failing step (first-failing-step.ts) or its most likely. Held out one
+   * system at a time, the step model's choice did not transfer and the first failing step was
+   * right more often (docs/MODEL.md). Absent: the most likely.
    */
   unfamiliarStep?: UnfamiliarStep;
   /**
@@ -54,14 +53,3 @@ export const DEFAULT_TRAIN_SETTINGS: TrainSettings = {
   unfamiliarAgentWeight: 2,
   unfamiliarStep: 'first',
 };
-
-/**
- * The unfamiliar-run step rule of a fit: when adapting to a user's runs that have step labels, the
- * step scorer has learned their system's steps, so its choice is kept (`likeliest`), even for
- * their runs that still look unlike the step-labelled ones (a few runs make a narrow profile);
- * otherwise the default. Leaving one system out and adding 5, 10 or 20 of its labelled runs, this
- * kept step accuracy that the first-step rule lost (docs/MODEL.md).
- */
-export function unfamiliarStepFor(adaptingWithStepLabels: boolean): UnfamiliarStep {
-  return adaptingWithStepLabels ? 'likeliest' : DEFAULT_TRAIN_SETTINGS.unfamiliarStep!;
-}

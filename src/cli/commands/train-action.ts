@@ -19,7 +19,7 @@ import {
   type ModeModel,
 } from '../../attribution/offline/mode-model.js';
 import { DEFAULT_TRAIN_SETTINGS, trainOfflineModel } from '../../attribution/offline/train.js';
-import { unfamiliarStepFor, type UnfamiliarStep } from '../../attribution/offline/settings.js';
+import type { UnfamiliarStep } from '../../attribution/offline/settings.js';
 import { UserError } from '../../errors.js';
 import { crossValidationRecords } from '../../eval/cross-validate.js';
 import { foldCount, seedsOf, type FoldPlan } from '../../eval/folds.js';
@@ -47,8 +47,7 @@ export interface TrainFlags extends FoldFlags {
   agentWeight: string;
   earliestShare: string;
   unfamiliarAgentWeight: string;
-  /** Absent: unfamiliarStepFor decides. */
-  unfamiliarStep?: UnfamiliarStep;
+  unfamiliarStep: UnfamiliarStep;
 }
 
 /** The features named by `--drop-features`, each checked against the model's features. */
@@ -157,6 +156,7 @@ export async function runTrainCommand(
       flags.unfamiliarAgentWeight,
       '--unfamiliar-agent-weight',
     ),
+    unfamiliarStep: flags.unfamiliarStep,
     ...(flags.balanceSystems ? { balanceSystems: true } : {}),
     ...(flags.dropFeatures ? { dropFeatures: featureList(flags.dropFeatures) } : {}),
   };
@@ -194,8 +194,6 @@ export async function runTrainCommand(
     base.length > 0 ? (trace: Trace) => (mine.has(trace) ? userWeight : 1) : undefined;
   const data = [...baseFolders, ...flags.data].map((path) => relative(process.cwd(), path) || '.');
   const options = weightOf ? { weightOf } : {};
-  settings.unfamiliarStep =
-    flags.unfamiliarStep ?? unfamiliarStepFor(base.length > 0 && own.some(hasStepLabel));
   const trained = trainOfflineModel(usable, settings, data, options);
   // Stated confidences are calibrated on held-out predictions of the same runs (calibrate.ts).
   const model = {

@@ -67,8 +67,10 @@ export function registerTrain(program: Command, exit: (code: number) => void): v
     .addOption(
       new Option(
         '--unfamiliar-step <which>',
-        "for runs unlike the step-labelled training runs: name the agent's earliest substantive step (first) or its most likely one (likeliest); default: first, likeliest with --base when your runs have step labels",
-      ).choices(UNFAMILIAR_STEPS),
+        "for runs unlike the step-labelled training runs: name the agent's first failing step (first) or its most likely one (likeliest)",
+      )
+        .choices(UNFAMILIAR_STEPS)
+        .default(DEFAULT_TRAIN_SETTINGS.unfamiliarStep),
     );
   addFoldOptions(command)
     .addHelpText(

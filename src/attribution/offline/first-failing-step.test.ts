@@ -1,0 +1,50 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { buildTrace } from '../../trace/build-trace.js';
+import { FEATURE_NAMES, type FeatureName } from './feature-names.js';
+import { firstFailingStep } from './first-failing-step.js';
+
+const trace = buildTrace({
+  id: 't',
+  format: 'test',
+  steps: ['Planner', 'Coder', 'Runner', 'Coder', 'Runner', 'Coder'].map((speaker) => ({
+    speaker,
+    content: `${speaker} speaks`,
+  })),
+});
+
+/** Feature rows that are 0 except the named features of the given steps. */
+function rowsWith(set: Record<number, FeatureName[]>): number[][] {
+  return trace.steps.map((_, index) =>
+    FEATURE_NAMES.map((name) => ((set[index] ?? []).includes(name) ? 1 : 0)),
+  );
+}
+
+const any = () => true;
+
+describe('first failing step', () => {
+  it('names the first of the agent’s steps that what follows rejects', () => {
+    const rows = rowsWith({ 1: ['has_code'], 3: ['next_error'], 5: ['next_correction'] });
+    assert.deepEqual(firstFailingStep(trace, rows, any, 'Coder'), { step: 3, why: 'rejected' });
+    const review = rowsWith({ 5: ['next_review_no_progress'] });
+    assert.deepEqual(firstFailingStep(trace, review, any, 'Coder'), { step: 5, why: 'rejected' });
+  });
+
+  it('else its first step that acts, else its first step', () => {
+    const acting = rowsWith({ 3: ['has_tool_calls'], 5: ['has_code'] });
+    assert.deepEqual(firstFailingStep(trace, acting, any, 'Coder'), { step: 3, why: 'acting' });
+    assert.deepEqual(firstFailingStep(trace, rowsWith({}), any, 'Coder'), {
+      step: 1,
+      why: 'first',
+    });
+  });
+
+  it('names only candidate steps of the agent', () => {
+    const rows = rowsWith({ 1: ['next_error'], 2: ['next_error'] });
+    assert.deepEqual(
+      firstFailingStep(trace, rows, (step) => step !== 1, 'Coder'),
+      { step: 3, why: 'first' },
+    );
+    assert.equal(firstFailingStep(trace, rows, any, 'Nobody').step, -1);
+  });
+});
