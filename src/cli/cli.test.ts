@@ -219,11 +219,11 @@ describe('faultline command', () => {
     const model = await written(out);
     assert.deepEqual(model.training.data.length, 2);
     // Which step a run unlike the step-labelled ones reports: the first failing one by default.
-    assert.equal(model.decoding.unfamiliarStep, 'first');
+    assert.equal(model.decoding.unfamiliarStep, 'first-failing');
     assert.equal(likeliest.code, 0, likeliest.stderr);
     assert.equal((await written(`${out}.likeliest`)).decoding.unfamiliarStep, 'likeliest');
     assert.equal(bogus.code, 2);
-    assert.match(bogus.stderr, /'bogus' is invalid. Allowed choices are first, likeliest/);
+    assert.match(bogus.stderr, /'bogus' is invalid. Allowed choices are first-failing, likeliest/);
     assert.equal(missing.code, 2);
     assert.match(
       missing.stderr,

@@ -15,7 +15,7 @@ import {
 import { computeAgentFeatures } from './agent-features.js';
 import { scoreRows, softmax } from './scoring.js';
 import { explainStep } from './evidence.js';
-import { firstFailingStep, type FirstFailingWhy } from './first-failing-step.js';
+import { FIRST_FAILING_TEXT, firstFailingStep } from './first-failing-step.js';
 import { isFamiliar, type FamiliarityModel } from './familiarity.js';
 import { applyPlatt, type Platt } from './platt.js';
 import { readModelFile, type OfflineModel } from './model.js';
@@ -114,7 +114,7 @@ export function attributeWithModel(
   // A run unlike the step-labelled ones reports the agent's first failing step where the model
   // says so: there the step scorer's choice did not transfer (settings.ts).
   const first =
-    !likeStepLabelled && model.decoding.unfamiliarStep === 'first'
+    !likeStepLabelled && model.decoding.unfamiliarStep === 'first-failing'
       ? firstFailingStep(trace, rows, (step) => Number.isFinite(combined[step]), agent)
       : undefined;
   const best = first ? { step: first.step, score: joint[first.step]! } : likeliest;
@@ -126,7 +126,7 @@ export function attributeWithModel(
       : `Step ${top.step} (${topAgent}) scores highest (${wholePercent(stepConfidence(top.score))}), but ${agent}'s step ${earliest.step} comes earlier and is nearly as likely (${wholePercent(stepConfidence(earliest.score))}), so ${agent} is named. `;
   const instead =
     first && best.step !== likeliest.step
-      ? `This run is unlike the step-labelled training runs, so ${agent}'s ${FIRST_FAILING[first.why]} is named rather than its highest-scoring one (step ${likeliest.step}). `
+      ? `This run is unlike the step-labelled training runs, so ${agent}'s ${FIRST_FAILING_TEXT[first.why]} is named rather than its highest-scoring one (step ${likeliest.step}). `
       : '';
   const reason = `${named}${instead}${explanation.reason}`;
   // The named step first, then the most likely others.
@@ -151,13 +151,6 @@ export function attributeWithModel(
     usage: { ...NO_USAGE },
   };
 }
-
-/** How the reason names the step firstFailingStep chose. */
-const FIRST_FAILING: Record<FirstFailingWhy, string> = {
-  rejected: 'first step that the next steps reject (a failing output, a correction, no progress)',
-  acting: 'first substantive step (nothing it did is rejected)',
-  first: 'first step',
-};
 
 /** The failure modes found in the run, and the one most tied to the named step. */
 function modesOf(

@@ -1,6 +1,6 @@
 /**
  * The step reported for a run unlike the step-labelled training runs (settings.ts,
- * `unfamiliarStep: 'first'`): the named agent's earliest step that went wrong as far as the run
+ * `unfamiliarStep: 'first-failing'`): the named agent's earliest step that went wrong as far as the run
  * shows, read from the step features alone, so it means the same in any system.
  */
 import type { Trace } from '../../trace/model.js';
@@ -19,8 +19,15 @@ const ACTING = columns([
   'conclusion',
 ]);
 
-/** Why a step was chosen, for the reason text. */
+/** Why a step was chosen. */
 export type FirstFailingWhy = 'rejected' | 'acting' | 'first';
+
+/** How a reason names the step chosen for each `why` ("<agent>'s <text>"). */
+export const FIRST_FAILING_TEXT: Readonly<Record<FirstFailingWhy, string>> = {
+  rejected: 'first step that the next steps reject (a failing output, a correction, no progress)',
+  acting: 'first substantive step (nothing it did is rejected)',
+  first: 'first step',
+};
 
 /**
  * The agent's first candidate step whose output what follows rejects; else its first that acts

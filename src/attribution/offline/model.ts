@@ -43,7 +43,7 @@ const modelSchema = z.object({
     earliestShare: z.number().gt(0).max(1),
     /** For unfamiliar runs: this agent weight, and the top step named (settings.ts). */
     unfamiliarAgentWeight: z.number().nonnegative().optional(),
-    /** For runs unlike the step-labelled ones: the named agent's first or most likely step. */
+    /** For runs unlike the step-labelled ones: the named agent's first failing or likeliest step. */
     unfamiliarStep: z.enum(UNFAMILIAR_STEPS).optional(),
   }),
   /** What the training runs looked like, to flag a trace unlike them (familiarity.ts). */

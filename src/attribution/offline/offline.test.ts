@@ -233,11 +233,11 @@ describe('familiarity and confidence', () => {
 
   it("reports the named agent's first failing step on a run unlike the step-labelled ones", async () => {
     const shipped = loadOfflineModel();
-    assert.equal(shipped.decoding.unfamiliarStep, 'first');
-    const decoded = (run: Trace, unfamiliarStep: 'first' | 'likeliest') =>
+    assert.equal(shipped.decoding.unfamiliarStep, 'first-failing');
+    const decoded = (run: Trace, unfamiliarStep: 'first-failing' | 'likeliest') =>
       attributeWithModel(run, { ...shipped, decoding: { ...shipped.decoding, unfamiliarStep } });
     const run = await loadTrace(join(FIXTURES, 'formats/ag2-autogen02-tool-calls.json'));
-    const first = decoded(run, 'first');
+    const first = decoded(run, 'first-failing');
     const likeliest = decoded(run, 'likeliest');
     assert.equal(first.familiar, false);
     assert.equal(first.agent, likeliest.agent, 'the step rule never changes the agent');
@@ -261,7 +261,7 @@ describe('familiarity and confidence', () => {
         { speaker: 'Shopper', content: 'Thanks, bye.' },
       ],
     });
-    const named = decoded(greeting, 'first');
+    const named = decoded(greeting, 'first-failing');
     assert.equal(named.familiar, false);
     assert.deepEqual([named.agent, named.step], ['Helpdesk', 3]);
   });

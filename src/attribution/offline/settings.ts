@@ -1,7 +1,7 @@
 /** Training settings of the offline model, apart from the trainer so the CLI starts light. */
 
 /** Which of the named agent's steps an unfamiliar run reports (see TrainSettings). */
-export const UNFAMILIAR_STEPS = ['first', 'likeliest'] as const;
+export const UNFAMILIAR_STEPS = ['first-failing', 'likeliest'] as const;
 export type UnfamiliarStep = (typeof UNFAMILIAR_STEPS)[number];
 
 /** Training settings; the defaults are what the shipped model uses. */
@@ -51,5 +51,5 @@ export const DEFAULT_TRAIN_SETTINGS: TrainSettings = {
   agentWeight: 0.5,
   earliestShare: 0.5,
   unfamiliarAgentWeight: 2,
-  unfamiliarStep: 'first',
+  unfamiliarStep: 'first-failing',
 };

@@ -67,7 +67,7 @@ export function registerTrain(program: Command, exit: (code: number) => void): v
     .addOption(
       new Option(
         '--unfamiliar-step <which>',
-        "for runs unlike the step-labelled training runs: name the agent's first failing step (first) or its most likely one (likeliest)",
+        "for runs unlike the step-labelled training runs: name the agent's first failing step or its most likely one",
       )
         .choices(UNFAMILIAR_STEPS)
         .default(DEFAULT_TRAIN_SETTINGS.unfamiliarStep),
