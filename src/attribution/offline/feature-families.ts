@@ -135,12 +135,15 @@ function errorFeatures(
 /** Repetition: how much the step repeats its speaker's previous step and the steps just before. */
 function repetitionFeatures({ index, fact, state, run }: StepView, out: FeatureValues): void {
   let maxSimilarity = 0;
+  // The speaker's previous step is usually among the last few: its similarity is taken from there.
+  let ownSimilarity: number | undefined;
   for (let earlier = Math.max(0, index - SIMILARITY_WINDOW); earlier < index; earlier += 1) {
-    const words = run.facts[earlier]?.words;
-    if (words) maxSimilarity = Math.max(maxSimilarity, jaccard(fact.words, words));
+    const similarity = jaccard(fact.words, run.facts[earlier]!.words);
+    if (earlier === state.ownPrevious) ownSimilarity = similarity;
+    maxSimilarity = Math.max(maxSimilarity, similarity);
   }
   const own = state.ownPrevious === undefined ? undefined : run.facts[state.ownPrevious];
-  out.similar_to_own_previous = own ? jaccard(fact.words, own.words) : 0;
+  out.similar_to_own_previous = own ? (ownSimilarity ?? jaccard(fact.words, own.words)) : 0;
   out.similar_to_any_previous = maxSimilarity;
 }
 

@@ -19,7 +19,9 @@ describe('words and tokens', () => {
   it('keeps underscores inside tokens and records where each token stands', () => {
     const { tokens } = readWords('call web_search(x) now', { tokens: true });
     assert.deepEqual(
-      tokens.starts.map((start, index) => tokens.lower.slice(start, tokens.ends[index])),
+      Array.from({ length: tokens.count }, (_, index) =>
+        tokens.lower.slice(tokens.starts[index], tokens.ends[index]),
+      ),
       ['call', 'web_search', 'x', 'now'],
     );
   });

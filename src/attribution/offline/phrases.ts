@@ -208,8 +208,18 @@ interface Phrase {
 
 const SEPARATOR = /(, | |'|-)/;
 
-/** Phrases indexed by the hash of their first word, so each token of a text costs one lookup. */
+/**
+ * Phrases indexed by the hashes of their first two words (pairKey), so that a common first word
+ * (`i`, with some sixty phrases) is tried only against the phrases its next token can continue;
+ * phrases of one word, or whose second word is a gap or a number, by their first word alone.
+ */
+const BY_FIRST_TWO = new Map<number, Phrase[]>();
 const BY_FIRST_WORD = new Map<number, Phrase[]>();
+const MASK = 0x3fffffff;
+/** One key for two token hashes (collisions only cost a failed match; matches are checked). */
+const pairKey = (first: number, second: number) => (Math.imul(first, 0x9e3779b1) ^ second) & MASK;
+/** A word a token's hash can stand for: letters, digits and underscores only. */
+const TOKEN_WORD = /^[a-z0-9_]+$/;
 /**
  * One bit per low 16 bits of a first word's hash: most tokens start no phrase, and a bit test
  * turns them away more cheaply than the map lookup.
@@ -222,7 +232,12 @@ for (const signal of SIGNALS) {
     const words = parts.filter((_, index) => index % 2 === 0);
     const separators = ['', ...parts.filter((_, index) => index % 2 === 1)];
     const key = hashWord(words[0]!);
-    BY_FIRST_WORD.set(key, [...(BY_FIRST_WORD.get(key) ?? []), { signal, words, separators }]);
+    const second = words[1];
+    const [index, at] =
+      second !== undefined && TOKEN_WORD.test(second)
+        ? [BY_FIRST_TWO, pairKey(key, hashWord(second))]
+        : [BY_FIRST_WORD, key];
+    index.set(at, [...(index.get(at) ?? []), { signal, words, separators }]);
     FIRST_WORD_BITS[(key & LOW_BITS) >> 3]! |= 1 << (key & 7);
   }
 }
@@ -255,7 +270,7 @@ function matchesFrom(tokens: Tokens, at: number, phrase: Phrase, part: number): 
     return false;
   }
   return (
-    at < tokens.hashes.length &&
+    at < tokens.count &&
     tokenIs(tokens, at, word) &&
     (part === 0 ||
       phrase.words[part - 1] === '…' ||
@@ -267,14 +282,17 @@ function matchesFrom(tokens: Tokens, at: number, phrase: Phrase, part: number): 
 /** Every phrase signal in a text, given its tokens (tokens.ts readWords). */
 export function findPhrases(tokens: Tokens): PhraseHits {
   const hits = { ...NO_PHRASES };
-  const { hashes } = tokens;
-  for (let index = 0; index < hashes.length; index += 1) {
+  const { hashes, count } = tokens;
+  for (let index = 0; index < count; index += 1) {
     const hash = hashes[index]!;
     if ((FIRST_WORD_BITS[(hash & LOW_BITS) >> 3]! & (1 << (hash & 7))) === 0) continue;
-    const phrases = BY_FIRST_WORD.get(hash);
-    if (!phrases) continue;
-    for (const phrase of phrases)
-      if (!hits[phrase.signal] && matchesFrom(tokens, index, phrase, 0)) hits[phrase.signal] = true;
+    for (const phrases of [
+      BY_FIRST_WORD.get(hash),
+      index + 1 < count ? BY_FIRST_TWO.get(pairKey(hash, hashes[index + 1]!)) : undefined,
+    ])
+      for (const phrase of phrases ?? [])
+        if (!hits[phrase.signal] && matchesFrom(tokens, index, phrase, 0))
+          hits[phrase.signal] = true;
   }
   return hits;
 }

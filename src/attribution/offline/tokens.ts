@@ -6,14 +6,40 @@
  * itself (phrases.ts).
  */
 
-/** A lower-case text's tokens: runs of letters, digits and underscores, in order. */
+/**
+ * A lower-case text's tokens: runs of letters, digits and underscores, in order. The arrays are
+ * buffers shared by every read (most of each is unused; `count` says how much is read), so a
+ * text's tokens are valid until the next text's tokens are read: read them at once.
+ */
 export interface Tokens {
   /** The lower-case text the offsets point into. */
   lower: string;
+  count: number;
   /** Each token's hash (see hashWord). */
-  hashes: number[];
-  starts: number[];
-  ends: number[];
+  hashes: Int32Array;
+  starts: Int32Array;
+  ends: Int32Array;
+}
+
+/** The shared token buffers, grown as longer texts come. */
+let buffers = {
+  hashes: new Int32Array(1024),
+  starts: new Int32Array(1024),
+  ends: new Int32Array(1024),
+};
+
+/** Buffers that hold every token of a text of `length` characters (at most one per two). */
+function buffersFor(length: number): typeof buffers {
+  const needed = (length >> 1) + 2;
+  if (buffers.hashes.length < needed) {
+    const size = 2 * needed;
+    buffers = {
+      hashes: new Int32Array(size),
+      starts: new Int32Array(size),
+      ends: new Int32Array(size),
+    };
+  }
+  return buffers;
 }
 
 /** What one pass over a text gives. */
@@ -63,16 +89,21 @@ export function readWords(
 ): Required<TextWords>;
 export function readWords(lower: string, options?: ReadOptions): TextWords;
 export function readWords(lower: string, options: ReadOptions = {}): TextWords {
-  const words = new Set<number>();
-  const tokens: Tokens | undefined = options.tokens
-    ? { lower, hashes: [], starts: [], ends: [] }
-    : undefined;
   const { length } = lower;
   const window = options.wordWindow;
   const windowed = window !== undefined && length > window.head + window.tail;
   // Words are not read from `cut` up to `resume`.
   const cut = windowed ? window.head : length + 1;
   const resume = windowed ? length - window.tail : length + 1;
+  if (!options.tokens) {
+    // Words only: the two ends are read and the middle skipped.
+    const words = new Set<number>();
+    addWords(lower, 0, Math.min(cut, length), words);
+    if (resume < length) addWords(lower, resume, length, words);
+    return { words };
+  }
+  const words = new Set<number>();
+  const tokens: Tokens = { lower, count: 0, ...buffersFor(length) };
   let tokenStart = -1;
   let tokenHash = FNV_OFFSET;
   let wordHash = FNV_OFFSET;
@@ -87,11 +118,11 @@ export function readWords(lower: string, options: ReadOptions = {}): TextWords {
       }
       tokenHash = Math.imul(tokenHash ^ code, FNV_PRIME);
     } else if (tokenStart >= 0) {
-      if (tokens) {
-        tokens.hashes.push(tokenHash & MASK);
-        tokens.starts.push(tokenStart);
-        tokens.ends.push(index);
-      }
+      const at = tokens.count;
+      tokens.hashes[at] = tokenHash & MASK;
+      tokens.starts[at] = tokenStart;
+      tokens.ends[at] = index;
+      tokens.count = at + 1;
       tokenStart = -1;
     }
     if (letterOrDigit && (index < cut || index >= resume)) {
@@ -103,7 +134,24 @@ export function readWords(lower: string, options: ReadOptions = {}): TextWords {
       wordLength = 0;
     }
   }
-  return tokens ? { words, tokens } : { words };
+  return { words, tokens };
+}
+
+/** Adds the words of `lower` from `from` up to `to` (a word is cut where the range ends). */
+function addWords(lower: string, from: number, to: number, words: Set<number>): void {
+  let wordHash = FNV_OFFSET;
+  let wordLength = 0;
+  for (let index = from; index <= to; index += 1) {
+    const code = index < to ? lower.charCodeAt(index) : SPACE;
+    if (isLetterOrDigit(code)) {
+      wordHash = Math.imul(wordHash ^ code, FNV_PRIME);
+      wordLength += 1;
+    } else if (wordLength > 0) {
+      if (wordLength >= MIN_WORD) words.add(wordHash & MASK);
+      wordHash = FNV_OFFSET;
+      wordLength = 0;
+    }
+  }
 }
 
 /** The word hashes of any text (lower-cased first). */
