@@ -118,7 +118,7 @@ export function attributeWithModel(
       ? firstFailingStep(trace, rows, (step) => Number.isFinite(combined[step]), agent)
       : undefined;
   const best = first ? { step: first.step, score: joint[first.step]! } : likeliest;
-  const explanation = explainStep(trace, best.step, rows[best.step]!, model.step);
+  const explanation = explainStep(trace, best.step, rows[best.step]!, model.step, first?.signal);
   const topAgent = trace.steps[top.step]!.agent;
   const named =
     topAgent === agent

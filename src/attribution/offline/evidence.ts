@@ -52,6 +52,7 @@ const PHRASES: Partial<
   agent_first_turn: { text: "it is this agent's first turn" },
   first_after_first_error: { text: 'it is the first response to the first failure' },
   has_code: { text: 'it writes the code the run depends on', quote: matching(/```/) },
+  has_tool_calls: { text: 'it calls a tool' },
   web_action: { text: 'it is a navigation action', quote: saying('webAction') },
   similar_to_own_previous: { text: 'it repeats its own previous turn' },
   similar_to_any_previous: { text: 'it repeats earlier content' },
@@ -107,12 +108,16 @@ export interface StepExplanation {
   evidence: Evidence[];
 }
 
-/** A reason for blaming `stepIndex`, from its features' contributions to the score. */
+/**
+ * A reason for blaming `stepIndex`, from its features' contributions to the score; `lead`, when
+ * given, is the signal that chose the step (first-failing-step.ts) and is named first.
+ */
 export function explainStep(
   trace: Trace,
   stepIndex: number,
   row: readonly number[],
   scorer: LinearScorer,
+  lead?: FeatureName,
 ): StepExplanation {
   const step = trace.steps[stepIndex]!;
   const question = squash(trace.question ?? '');
@@ -122,8 +127,17 @@ export function explainStep(
     contribution:
       scorer.weights[column]! * ((row[column]! - scorer.mean[column]!) / scorer.scale[column]!),
   }))
-    .filter((entry) => entry.value !== 0 && entry.contribution > 0 && PHRASES[entry.feature])
-    .sort((left, right) => right.contribution - left.contribution)
+    .filter(
+      (entry) =>
+        PHRASES[entry.feature] &&
+        entry.value !== 0 &&
+        (entry.feature === lead || entry.contribution > 0),
+    )
+    .sort(
+      (left, right) =>
+        Number(right.feature === lead) - Number(left.feature === lead) ||
+        right.contribution - left.contribution,
+    )
     .slice(0, 3);
 
   const linesOf = new Map<number, string[]>();

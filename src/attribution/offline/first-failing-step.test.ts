@@ -25,14 +25,26 @@ const any = () => true;
 describe('first failing step', () => {
   it('names the first of the agent’s steps that what follows rejects', () => {
     const rows = rowsWith({ 1: ['has_code'], 3: ['next_error'], 5: ['next_correction'] });
-    assert.deepEqual(firstFailingStep(trace, rows, any, 'Coder'), { step: 3, why: 'rejected' });
+    assert.deepEqual(firstFailingStep(trace, rows, any, 'Coder'), {
+      step: 3,
+      why: 'rejected',
+      signal: 'next_error',
+    });
     const review = rowsWith({ 5: ['next_review_no_progress'] });
-    assert.deepEqual(firstFailingStep(trace, review, any, 'Coder'), { step: 5, why: 'rejected' });
+    assert.deepEqual(firstFailingStep(trace, review, any, 'Coder'), {
+      step: 5,
+      why: 'rejected',
+      signal: 'next_review_no_progress',
+    });
   });
 
   it('else its first step that acts, else its first step', () => {
     const acting = rowsWith({ 3: ['has_tool_calls'], 5: ['has_code'] });
-    assert.deepEqual(firstFailingStep(trace, acting, any, 'Coder'), { step: 3, why: 'acting' });
+    assert.deepEqual(firstFailingStep(trace, acting, any, 'Coder'), {
+      step: 3,
+      why: 'acting',
+      signal: 'has_tool_calls',
+    });
     assert.deepEqual(firstFailingStep(trace, rowsWith({}), any, 'Coder'), {
       step: 1,
       why: 'first',

@@ -248,6 +248,7 @@ describe('familiarity and confidence', () => {
       first.reason,
       /first substantive step .* rather than its highest-scoring one \(step 6\)/,
     );
+    assert.match(first.reason, /assistant at step 4: it calls a tool;/, 'what chose it, first');
     // A greeting does not act: the agent's first step that does (here it states figures) is named.
     const greeting = buildTrace({
       id: 'greeting',
