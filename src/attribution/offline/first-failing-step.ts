@@ -1,7 +1,7 @@
 /**
  * The step reported for a run unlike the step-labelled training runs (settings.ts,
- * `unfamiliarStep: 'first-failing'`): the named agent's earliest step that went wrong as far as the run
- * shows, read from the step features alone, so it means the same in any system.
+ * `unfamiliarStep: 'first-failing'`): the named agent's earliest step that went wrong as far as
+ * the run shows, read from the step features alone, so it means the same in any system.
  */
 import type { Trace } from '../../trace/model.js';
 import { FEATURE_NAMES, type FeatureName } from './feature-names.js';

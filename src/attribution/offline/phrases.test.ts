@@ -26,6 +26,17 @@ describe('words and tokens', () => {
     );
   });
 
+  it('reads every token of a long text, then of a short one (the buffers are reused)', () => {
+    const long = readWords(Array.from({ length: 3_000 }, (_, index) => `w${index}`).join(' '), {
+      tokens: true,
+    }).tokens;
+    assert.equal(long.count, 3_000);
+    assert.equal(long.lower.slice(long.starts[2_999], long.ends[2_999]), 'w2999');
+    const short = readWords('one two', { tokens: true }).tokens;
+    assert.equal(short.count, 2);
+    assert.equal(short.lower.slice(short.starts[1], short.ends[1]), 'two');
+  });
+
   it('takes words only from the window ends of a long text, cutting at the window edges', () => {
     const text = `${'a'.repeat(8)}headword ${'x'.repeat(50)} middleword ${'y'.repeat(50)} tailword`;
     const { words } = readWords(text, { wordWindow: { head: 16, tail: 8 } });

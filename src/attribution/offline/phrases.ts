@@ -215,9 +215,12 @@ const SEPARATOR = /(, | |'|-)/;
  */
 const BY_FIRST_TWO = new Map<number, Phrase[]>();
 const BY_FIRST_WORD = new Map<number, Phrase[]>();
-const MASK = 0x3fffffff;
-/** One key for two token hashes (collisions only cost a failed match; matches are checked). */
-const pairKey = (first: number, second: number) => (Math.imul(first, 0x9e3779b1) ^ second) & MASK;
+/**
+ * One key for two token hashes, kept a small integer (a fast map key); a collision only costs a
+ * failed match, as every match is checked against the text.
+ */
+const pairKey = (first: number, second: number) =>
+  (Math.imul(first, 0x9e3779b1) ^ second) & 0x3fffffff;
 /** A word a token's hash can stand for: letters, digits and underscores only. */
 const TOKEN_WORD = /^[a-z0-9_]+$/;
 /**
