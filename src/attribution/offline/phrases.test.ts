@@ -37,6 +37,24 @@ describe('words and tokens', () => {
     assert.equal(short.lower.slice(short.starts[1], short.ends[1]), 'two');
   });
 
+  it('reads the same words with tokens as without, at underscores and window edges too', () => {
+    // A fixed pseudo-random sequence over letters, digits, underscores and separators.
+    let seed = 11;
+    const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) & 0x7fffffff);
+    const alphabet = 'ab_1 .';
+    for (let count = 0; count < 5_000; count += 1) {
+      let text = '';
+      for (let length = next() % 30; length > 0; length -= 1)
+        text += alphabet[next() % alphabet.length];
+      for (const wordWindow of [undefined, { head: 5, tail: 4 }, { head: 1, tail: 1 }])
+        assert.deepEqual(
+          [...readWords(text, { tokens: true, wordWindow }).words].sort(),
+          [...readWords(text, { wordWindow }).words].sort(),
+          JSON.stringify({ text, wordWindow }),
+        );
+    }
+  });
+
   it('takes words only from the window ends of a long text, cutting at the window edges', () => {
     const text = `${'a'.repeat(8)}headword ${'x'.repeat(50)} middleword ${'y'.repeat(50)} tailword`;
     const { words } = readWords(text, { wordWindow: { head: 16, tail: 8 } });

@@ -1,7 +1,7 @@
 /**
- * Words and tokens of a text, read in one pass over its characters. Tokens are kept as 30-bit
- * hashes with their offsets instead of substrings: attributing reads a few million characters per
- * hundred traces, and allocating and hashing a string per word was most of its cost. A hash
+ * Words and tokens of a text, read in one pass over its characters. Both are kept as 30-bit hashes
+ * (tokens with their offsets) instead of substrings: attributing reads a few million characters
+ * per hundred traces, and allocating and hashing a string per word was most of its cost. A hash
  * collision can only blur a similarity score slightly; phrase matches are checked against the text
  * itself (phrases.ts).
  */
@@ -106,32 +106,32 @@ export function readWords(lower: string, options: ReadOptions = {}): TextWords {
   const tokens: Tokens = { lower, count: 0, ...buffersFor(length) };
   let tokenStart = -1;
   let tokenHash = FNV_OFFSET;
-  let wordHash = FNV_OFFSET;
-  let wordLength = 0;
+  let underscore = false;
   for (let index = 0; index <= length; index += 1) {
     const code = index < length ? lower.charCodeAt(index) : SPACE;
-    const letterOrDigit = isLetterOrDigit(code);
-    if (letterOrDigit || code === UNDERSCORE) {
+    if (isLetterOrDigit(code) || code === UNDERSCORE) {
       if (tokenStart < 0) {
         tokenStart = index;
         tokenHash = FNV_OFFSET;
+        underscore = false;
       }
       tokenHash = Math.imul(tokenHash ^ code, FNV_PRIME);
+      if (code === UNDERSCORE) underscore = true;
     } else if (tokenStart >= 0) {
       const at = tokens.count;
       tokens.hashes[at] = tokenHash & MASK;
       tokens.starts[at] = tokenStart;
       tokens.ends[at] = index;
       tokens.count = at + 1;
+      // Words never cross tokens. A token inside the window without underscores is one word with
+      // the token's hash; one with underscores, or one the window cuts, is read for its words.
+      if (!underscore && (index <= cut || tokenStart >= resume)) {
+        if (index - tokenStart >= MIN_WORD) words.add(tokenHash & MASK);
+      } else {
+        if (tokenStart < cut) addWords(lower, tokenStart, Math.min(index, cut), words);
+        if (index > resume) addWords(lower, Math.max(tokenStart, resume), index, words);
+      }
       tokenStart = -1;
-    }
-    if (letterOrDigit && (index < cut || index >= resume)) {
-      wordHash = Math.imul(wordHash ^ code, FNV_PRIME);
-      wordLength += 1;
-    } else if (wordLength > 0) {
-      if (wordLength >= MIN_WORD) words.add(wordHash & MASK);
-      wordHash = FNV_OFFSET;
-      wordLength = 0;
     }
   }
   return { words, tokens };
