@@ -15,7 +15,7 @@ import {
 import { computeAgentFeatures } from './agent-features.js';
 import { scoreRows, softmax } from './scoring.js';
 import { explainStep } from './evidence.js';
-import { FIRST_FAILING_TEXT, firstFailingStep } from './first-failing-step.js';
+import { FIRST_FAILING_TEXT, firstFailingStep, firstRejectedAgent } from './first-failing-step.js';
 import { isFamiliar, type FamiliarityModel } from './familiarity.js';
 import { applyPlatt, type Platt } from './platt.js';
 import { readModelFile, type OfflineModel } from './model.js';
@@ -104,7 +104,15 @@ export function attributeWithModel(
     if (entry.score < earliestShare * top.score) break;
     if (entry.step < earliest.step) earliest = entry;
   }
-  const agent = trace.steps[earliest.step]!.agent;
+  // In a run unlike the training runs, of the agents about as likely as the most likely one, the
+  // one whose output is rejected first is named where the model says so (settings.ts).
+  const rejectedShare = familiar ? undefined : model.decoding.unfamiliarRejectedShare;
+  const candidate = (step: number) => Number.isFinite(combined[step]);
+  const rejectedFirst =
+    rejectedShare === undefined || rejectedShare === 0
+      ? undefined
+      : firstRejectedAgent(trace, rows, candidate, agents, rejectedShare);
+  const agent = rejectedFirst?.agent ?? trace.steps[earliest.step]!.agent;
   // Raw scores become stated confidences through the model's calibration (calibrate.ts), chosen by
   // whether the run looks like the training runs.
   const mapping = model.calibration?.[familiar ? 'familiar' : 'unfamiliar'];
@@ -115,15 +123,19 @@ export function attributeWithModel(
   // says so: there the step scorer's choice did not transfer (settings.ts).
   const first =
     !likeStepLabelled && model.decoding.unfamiliarStep === 'first-failing'
-      ? firstFailingStep(trace, rows, (step) => Number.isFinite(combined[step]), agent)
+      ? firstFailingStep(trace, rows, candidate, agent)
       : undefined;
   const best = first ? { step: first.step, score: joint[first.step]! } : likeliest;
   const explanation = explainStep(trace, best.step, rows[best.step]!, model.step, first?.signal);
   const topAgent = trace.steps[top.step]!.agent;
+  const statedAgent = (name: string) =>
+    wholePercent(stated(agentProbability.get(name) ?? 0, mapping?.agent));
   const named =
     topAgent === agent
       ? ''
-      : `Step ${top.step} (${topAgent}) scores highest (${wholePercent(stepConfidence(top.score))}), but ${agent}'s step ${earliest.step} comes earlier and is nearly as likely (${wholePercent(stepConfidence(earliest.score))}), so ${agent} is named. `;
+      : rejectedFirst
+        ? `Step ${top.step} (${topAgent}) scores highest, but ${agent} ${agent === agents[0]!.agent ? `is the most likely agent (${statedAgent(agent)})` : `is about as likely as ${agents[0]!.agent} (${statedAgent(agent)} against ${statedAgent(agents[0]!.agent)})`} and what follows rejects its step ${rejectedFirst.step} first, so ${agent} is named. `
+        : `Step ${top.step} (${topAgent}) scores highest (${wholePercent(stepConfidence(top.score))}), but ${agent}'s step ${earliest.step} comes earlier and is nearly as likely (${wholePercent(stepConfidence(earliest.score))}), so ${agent} is named. `;
   const instead =
     first && best.step !== likeliest.step
       ? `This run is unlike the step-labelled training runs, so ${agent}'s ${FIRST_FAILING_TEXT[first.why]} is named rather than its highest-scoring one (step ${likeliest.step}). `

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { buildTrace } from '../../trace/build-trace.js';
 import { FEATURE_NAMES, type FeatureName } from './feature-names.js';
-import { firstFailingStep } from './first-failing-step.js';
+import { firstFailingStep, firstRejectedAgent } from './first-failing-step.js';
 
 const trace = buildTrace({
   id: 't',
@@ -58,5 +58,24 @@ describe('first failing step', () => {
       { step: 3, why: 'first' },
     );
     assert.equal(firstFailingStep(trace, rows, any, 'Nobody').step, -1);
+  });
+
+  it('names, of the agents nearly as likely as the most likely, the one rejected first', () => {
+    const rows = rowsWith({ 0: ['next_error'], 2: ['next_correction'], 3: ['next_error'] });
+    const agents = [
+      { agent: 'Coder', probability: 0.5 },
+      { agent: 'Runner', probability: 0.45 },
+      { agent: 'Planner', probability: 0.05 },
+    ];
+    // The Planner is rejected first of all, but is far less likely than the Coder.
+    assert.deepEqual(firstRejectedAgent(trace, rows, any, agents, 0.8), {
+      agent: 'Runner',
+      step: 2,
+    });
+    assert.deepEqual(firstRejectedAgent(trace, rows, any, agents, 0.95), {
+      agent: 'Coder',
+      step: 3,
+    });
+    assert.equal(firstRejectedAgent(trace, rowsWith({}), any, agents, 0.8), undefined);
   });
 });

@@ -61,3 +61,26 @@ export function firstFailingStep(
   }
   return acting ?? { step: first, why: 'first' };
 }
+
+/**
+ * Among the agents at least `share` as likely as the most likely one (`agents` most likely
+ * first), the one whose output what follows rejects first, and that step; undefined when none of
+ * them has a rejected step. Ties go to the more likely agent.
+ */
+export function firstRejectedAgent(
+  trace: Trace,
+  rows: readonly (readonly number[])[],
+  candidate: (step: number) => boolean,
+  agents: readonly { agent: string; probability: number }[],
+  share: number,
+): { agent: string; step: number } | undefined {
+  const most = agents[0]?.probability ?? 0;
+  let found: { agent: string; step: number } | undefined;
+  for (const { agent, probability } of agents) {
+    if (probability < share * most) break;
+    const failing = firstFailingStep(trace, rows, candidate, agent);
+    if (failing.why === 'rejected' && (!found || failing.step < found.step))
+      found = { agent, step: failing.step };
+  }
+  return found;
+}

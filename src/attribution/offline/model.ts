@@ -45,6 +45,8 @@ const modelSchema = z.object({
     unfamiliarAgentWeight: z.number().nonnegative().optional(),
     /** For runs unlike the step-labelled ones: the named agent's first failing or likeliest step. */
     unfamiliarStep: z.enum(UNFAMILIAR_STEPS).optional(),
+    /** For unfamiliar runs: name the agent rejected first among the nearly most likely. */
+    unfamiliarRejectedShare: z.number().min(0).max(1).optional(),
   }),
   /** What the training runs looked like, to flag a trace unlike them (familiarity.ts). */
   familiarity: familiaritySchema,

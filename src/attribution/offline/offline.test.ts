@@ -194,6 +194,33 @@ describe('training on agent-only labels', () => {
   });
 });
 
+describe(
+  'naming the agent rejected first',
+  { skip: HAS_SHARED_DATA ? false : `shared data not found at ${WHO_AND_WHEN}` },
+  () => {
+    it('of the agents nearly as likely as the most likely, in an unfamiliar run', async () => {
+      const run = await loadTrace(join(WHO_AND_WHEN, 'Algorithm-Generated/25.json'));
+      const shipped = loadOfflineModel();
+      assert.equal(shipped.decoding.unfamiliarRejectedShare, 0.8);
+      // The run made unfamiliar: no agent name the model knows.
+      const decoded = (unfamiliarRejectedShare: number) =>
+        attributeWithModel(run, {
+          ...shipped,
+          familiarity: { ...shipped.familiarity, names: [] },
+          decoding: { ...shipped.decoding, unfamiliarRejectedShare },
+        });
+      const named = decoded(0.8);
+      assert.equal(named.familiar, false);
+      assert.deepEqual([named.agent, named.step], ['Physics_Expert', 1]);
+      assert.match(
+        named.reason,
+        /what follows rejects its step 1 first, so Physics_Expert is named/,
+      );
+      assert.equal(decoded(0).agent, 'ModelEvaluation_Interpretation_Expert', 'off: the top step');
+    });
+  },
+);
+
 describe('familiarity and confidence', () => {
   it('marks runs of a team the model never saw as unfamiliar', async () => {
     const model = loadOfflineModel();

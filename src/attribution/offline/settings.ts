@@ -33,6 +33,13 @@ export interface TrainSettings {
    */
   unfamiliarStep?: UnfamiliarStep;
   /**
+   * For a run unlike the training runs (`familiar: false`): of the agents at least this share as
+   * likely as the most likely one (agent scorer), the one whose output what follows rejects first
+   * is named (first-failing-step.ts), the decisive error being the earliest; where none has a
+   * rejected step, the joint decoding's agent. Absent or 0: the joint decoding's agent always.
+   */
+  unfamiliarRejectedShare?: number;
+  /**
    * Give every system (subset) an equal share of each fit, however many runs it has, so that one
    * large system does not decide what the model learns (default false).
    */
@@ -52,4 +59,5 @@ export const DEFAULT_TRAIN_SETTINGS: TrainSettings = {
   earliestShare: 0.5,
   unfamiliarAgentWeight: 2,
   unfamiliarStep: 'first-failing',
+  unfamiliarRejectedShare: 0.8,
 };

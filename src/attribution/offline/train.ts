@@ -135,6 +135,9 @@ export function trainOfflineModel(
         ? { unfamiliarAgentWeight: settings.unfamiliarAgentWeight }
         : {}),
       ...(settings.unfamiliarStep !== undefined ? { unfamiliarStep: settings.unfamiliarStep } : {}),
+      ...(settings.unfamiliarRejectedShare !== undefined
+        ? { unfamiliarRejectedShare: settings.unfamiliarRejectedShare }
+        : {}),
     },
     familiarity: fitFamiliarity(
       usable,

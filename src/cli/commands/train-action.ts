@@ -48,6 +48,7 @@ export interface TrainFlags extends FoldFlags {
   earliestShare: string;
   unfamiliarAgentWeight: string;
   unfamiliarStep: UnfamiliarStep;
+  unfamiliarRejectedShare: string;
 }
 
 /** The features named by `--drop-features`, each checked against the model's features. */
@@ -157,6 +158,7 @@ export async function runTrainCommand(
       '--unfamiliar-agent-weight',
     ),
     unfamiliarStep: flags.unfamiliarStep,
+    unfamiliarRejectedShare: share(flags.unfamiliarRejectedShare, '--unfamiliar-rejected-share'),
     ...(flags.balanceSystems ? { balanceSystems: true } : {}),
     ...(flags.dropFeatures ? { dropFeatures: featureList(flags.dropFeatures) } : {}),
   };

@@ -71,6 +71,11 @@ export function registerTrain(program: Command, exit: (code: number) => void): v
       )
         .choices(UNFAMILIAR_STEPS)
         .default(DEFAULT_TRAIN_SETTINGS.unfamiliarStep),
+    )
+    .option(
+      '--unfamiliar-rejected-share <value>',
+      'for runs unlike the training runs: of the agents at least this share as likely as the most likely, name the one whose output is rejected first (0 turns it off)',
+      String(DEFAULT_TRAIN_SETTINGS.unfamiliarRejectedShare),
     );
   addFoldOptions(command)
     .addHelpText(
