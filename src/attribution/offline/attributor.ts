@@ -120,10 +120,11 @@ export function attributeWithModel(
   const stepConfidence = (raw: number) => stated(raw, mapping?.step);
   const likeliest = ranked.find((entry) => trace.steps[entry.step]!.agent === agent)!;
   // A run unlike the step-labelled ones reports the agent's first failing step where the model
-  // says so: there the step scorer's choice did not transfer (settings.ts).
+  // says so: there the step scorer's choice did not transfer (settings.ts). The agent rejected
+  // first comes with it.
   const first =
     !likeStepLabelled && model.decoding.unfamiliarStep === 'first-failing'
-      ? firstFailingStep(trace, rows, candidate, agent)
+      ? (rejectedFirst?.failing ?? firstFailingStep(trace, rows, candidate, agent))
       : undefined;
   const best = first ? { step: first.step, score: joint[first.step]! } : likeliest;
   const explanation = explainStep(trace, best.step, rows[best.step]!, model.step, first?.signal);
@@ -134,7 +135,7 @@ export function attributeWithModel(
     topAgent === agent
       ? ''
       : rejectedFirst
-        ? `Step ${top.step} (${topAgent}) scores highest, but ${agent} ${agent === agents[0]!.agent ? `is the most likely agent (${statedAgent(agent)})` : `is about as likely as ${agents[0]!.agent} (${statedAgent(agent)} against ${statedAgent(agents[0]!.agent)})`} and what follows rejects its step ${rejectedFirst.step} first, so ${agent} is named. `
+        ? `Step ${top.step} (${topAgent}) scores highest, but ${agent} ${agent === agents[0]!.agent ? `is the most likely agent (${statedAgent(agent)})` : `is about as likely as ${agents[0]!.agent} (${statedAgent(agent)} against ${statedAgent(agents[0]!.agent)})`} and what follows rejects its step ${rejectedFirst.failing.step} first, so ${agent} is named. `
         : `Step ${top.step} (${topAgent}) scores highest (${wholePercent(stepConfidence(top.score))}), but ${agent}'s step ${earliest.step} comes earlier and is nearly as likely (${wholePercent(stepConfidence(earliest.score))}), so ${agent} is named. `;
   const instead =
     first && best.step !== likeliest.step

@@ -70,11 +70,11 @@ describe('first failing step', () => {
     // The Planner is rejected first of all, but is far less likely than the Coder.
     assert.deepEqual(firstRejectedAgent(trace, rows, any, agents, 0.8), {
       agent: 'Runner',
-      step: 2,
+      failing: { step: 2, why: 'rejected', signal: 'next_correction' },
     });
     assert.deepEqual(firstRejectedAgent(trace, rows, any, agents, 0.95), {
       agent: 'Coder',
-      step: 3,
+      failing: { step: 3, why: 'rejected', signal: 'next_error' },
     });
     assert.equal(firstRejectedAgent(trace, rowsWith({}), any, agents, 0.8), undefined);
   });

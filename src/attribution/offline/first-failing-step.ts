@@ -64,8 +64,8 @@ export function firstFailingStep(
 
 /**
  * Among the agents at least `share` as likely as the most likely one (`agents` most likely
- * first), the one whose output what follows rejects first, and that step; undefined when none of
- * them has a rejected step. Ties go to the more likely agent.
+ * first), the one whose output what follows rejects first, with that first failing step;
+ * undefined when none of them has a rejected step. Ties go to the more likely agent.
  */
 export function firstRejectedAgent(
   trace: Trace,
@@ -73,14 +73,14 @@ export function firstRejectedAgent(
   candidate: (step: number) => boolean,
   agents: readonly { agent: string; probability: number }[],
   share: number,
-): { agent: string; step: number } | undefined {
+): { agent: string; failing: FirstFailing } | undefined {
   const most = agents[0]?.probability ?? 0;
-  let found: { agent: string; step: number } | undefined;
+  let found: { agent: string; failing: FirstFailing } | undefined;
   for (const { agent, probability } of agents) {
     if (probability < share * most) break;
     const failing = firstFailingStep(trace, rows, candidate, agent);
-    if (failing.why === 'rejected' && (!found || failing.step < found.step))
-      found = { agent, step: failing.step };
+    if (failing.why === 'rejected' && (!found || failing.step < found.failing.step))
+      found = { agent, failing };
   }
   return found;
 }
