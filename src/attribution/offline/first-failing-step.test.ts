@@ -38,9 +38,17 @@ describe('first failing step', () => {
     });
   });
 
-  it('else its first step that acts, else its first step', () => {
-    const acting = rowsWith({ 3: ['has_tool_calls'], 5: ['has_code'] });
+  it('else its first step with a figure new to the run, else its first that acts, else its first', () => {
+    const acting = rowsWith({ 1: ['has_tool_calls'], 3: ['novel_numbers_log'], 5: ['next_empty'] });
     assert.deepEqual(firstFailingStep(trace, acting, any, 'Coder'), {
+      step: 3,
+      why: 'new-figure',
+      signal: 'novel_numbers_log',
+    });
+    const rejectedLater = rowsWith({ 3: ['novel_numbers_log'], 5: ['next_error'] });
+    assert.equal(firstFailingStep(trace, rejectedLater, any, 'Coder').why, 'rejected');
+    const noFigure = rowsWith({ 3: ['has_tool_calls'], 5: ['has_code'] });
+    assert.deepEqual(firstFailingStep(trace, noFigure, any, 'Coder'), {
       step: 3,
       why: 'acting',
       signal: 'has_tool_calls',

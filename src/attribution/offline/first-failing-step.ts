@@ -9,23 +9,37 @@ import { FEATURE_NAMES, type FeatureName } from './feature-names.js';
 const columns = (names: readonly FeatureName[]) =>
   names.map((name) => ({ name, column: FEATURE_NAMES.indexOf(name) }));
 
-/** What follows the step rejects its output: a failing tool output, a correction, no progress. */
-const REJECTED = columns(['next_error', 'next_correction', 'next_review_no_progress']);
-/** The step acts or asserts rather than talks (a greeting, a question). */
-const ACTING = columns([
-  'has_tool_calls',
-  'has_code',
-  'novel_numbers_log',
-  'claim_without_tool',
-  'conclusion',
-]);
+/**
+ * What marks a step as the agent's first failing one, most telling first: what follows rejects
+ * its output (a failing tool output, a correction, no progress); it brings a figure new to the run
+ * (a tool argument, a result or a claim nothing earlier gives); it acts or asserts rather than
+ * talks (a greeting, a question).
+ */
+const TIERS = [
+  {
+    why: 'rejected',
+    signals: columns(['next_error', 'next_correction', 'next_review_no_progress']),
+  },
+  { why: 'new-figure', signals: columns(['novel_numbers_log']) },
+  {
+    why: 'acting',
+    signals: columns([
+      'has_tool_calls',
+      'has_code',
+      'novel_numbers_log',
+      'claim_without_tool',
+      'conclusion',
+    ]),
+  },
+] as const;
 
 /** Why a step was chosen. */
-export type FirstFailingWhy = 'rejected' | 'acting' | 'first';
+export type FirstFailingWhy = (typeof TIERS)[number]['why'] | 'first';
 
 /** How a reason names the step chosen for each `why` ("<agent>'s <text>"). */
 export const FIRST_FAILING_TEXT: Readonly<Record<FirstFailingWhy, string>> = {
   rejected: 'first step that what follows rejects',
+  'new-figure': 'first step that brings a figure new to the run (nothing it did is rejected)',
   acting: 'first substantive step (nothing it did is rejected)',
   first: 'first step',
 };
@@ -38,9 +52,10 @@ export interface FirstFailing {
 }
 
 /**
- * The agent's first candidate step whose output what follows rejects; else its first that acts
- * (calls a tool, writes code, brings a figure new to the run, claims or concludes); else its
- * first. `candidate(step)` says which steps may be named. Step -1 when the agent has none.
+ * The agent's first candidate step whose output what follows rejects; else its first that brings
+ * a figure new to the run; else its first that acts (calls a tool, writes code, claims or
+ * concludes); else its first. `candidate(step)` says which steps may be named. Step -1 when the
+ * agent has none.
  */
 export function firstFailingStep(
   trace: Trace,
@@ -48,18 +63,24 @@ export function firstFailingStep(
   candidate: (step: number) => boolean,
   agent: string,
 ): FirstFailing {
-  let acting: FirstFailing | undefined;
+  // The first step found for each tier; only tiers above the best found so far are still looked for.
+  const found: (FirstFailing | undefined)[] = [];
+  let open: number = TIERS.length;
   let first = -1;
-  for (let step = 0; step < trace.steps.length; step += 1) {
+  for (let step = 0; step < trace.steps.length && open > 0; step += 1) {
     if (trace.steps[step]!.agent !== agent || !candidate(step)) continue;
     const row = rows[step]!;
-    const rejected = REJECTED.find(({ column }) => row[column]! > 0);
-    if (rejected) return { step, why: 'rejected', signal: rejected.name };
-    const acts = acting ? undefined : ACTING.find(({ column }) => row[column]! > 0);
-    if (acts) acting = { step, why: 'acting', signal: acts.name };
+    for (let tier = 0; tier < open; tier += 1) {
+      const { why, signals } = TIERS[tier]!;
+      const hit = signals.find(({ column }) => row[column]! > 0);
+      if (hit) {
+        found[tier] = { step, why, signal: hit.name };
+        open = tier;
+      }
+    }
     if (first === -1) first = step;
   }
-  return acting ?? { step: first, why: 'first' };
+  return found.find((entry) => entry !== undefined) ?? { step: first, why: 'first' };
 }
 
 /**

@@ -268,14 +268,15 @@ describe('familiarity and confidence', () => {
     const likeliest = decoded(run, 'likeliest');
     assert.equal(first.familiar, false);
     assert.equal(first.agent, likeliest.agent, 'the step rule never changes the agent');
-    // Nothing the assistant does is rejected: its first tool call, not its opening question.
-    assert.deepEqual([first.step, likeliest.step], [4, 6]);
+    // Nothing the assistant does is rejected: not its first tool call (whose arguments the
+    // customer gave) but the exchange whose new item and payment ids nothing earlier gives.
+    assert.deepEqual([first.step, likeliest.step], [10, 6]);
     assert.equal(first.candidates![0]!.step, first.step, 'the named step is listed first');
     assert.match(
       first.reason,
-      /first substantive step .* rather than its highest-scoring one \(step 6\)/,
+      /first step that brings a figure new to the run .* rather than its highest-scoring one \(step 6\)/,
     );
-    assert.match(first.reason, /assistant at step 4: it calls a tool;/, 'what chose it, first');
+    assert.match(first.reason, /assistant at step 10: it introduces new figures;/, 'what chose it');
     // A greeting does not act: the agent's first step that does (here it states figures) is named.
     const greeting = buildTrace({
       id: 'greeting',
