@@ -90,6 +90,8 @@ const NEGATIVE: Record<string, RegExp> = {
   'jsonl-truncated.jsonl': /line 2: the JSON ends too early/,
   'list-of-numbers.json':
     /unrecognised trace format \(a list of 3 items\); faultline reads: canonical, who-and-when, .*messages/,
+  'logs-dump.sql':
+    /logs-dump\.sql: this is SQL text, not a trace; .*give that file, or load this text into one first \(sqlite3 logs\.db < .*logs-dump\.sql\)/,
   'missing-speaker.json': /history\[0\]: the message names no speaker/,
   'not-json.json': /invalid JSON/,
   'otel-missing-span-id.json': /spans\[0\]\.spanId: missing spanId/,

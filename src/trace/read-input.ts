@@ -83,6 +83,9 @@ function looksLikeJsonLines(text: string): boolean {
   return lines.length >= 2 && lines.every((line) => line.trimStart().startsWith('{'));
 }
 
+/** SQL statements or a SQL comment where a trace should start (a dump of a log database). */
+const SQL_TEXT = /^\s*(--|create\s+table\b|insert\s+into\b|pragma\b|begin\s+transaction\b)/i;
+
 /** Decodes text already in memory into a RawInput. `file` is only used in messages. */
 export function rawInputFromText(text: string, file: string): RawInput {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
@@ -93,6 +96,12 @@ export function rawInputFromText(text: string, file: string): RawInput {
     return { kind: 'json', value: JSON.parse(body) };
   } catch (error) {
     if (looksLikeJsonLines(body)) return { kind: 'jsonl', records: parseJsonLines(body, file) };
+    if (SQL_TEXT.test(body))
+      throw new TraceFormatError(
+        file,
+        `this is SQL text, not a trace; faultline reads the SQLite database itself (AG2 writes logs.db): give that file, or load this text into one first (sqlite3 logs.db < ${file})`,
+        { cause: error },
+      );
     const { problem, position } = describeJsonError(body);
     throw new TraceFormatError(file, problem, { position, cause: error });
   }
