@@ -8,7 +8,13 @@ import { createHash } from 'node:crypto';
 import { mastMode } from '../trace/mast.js';
 import type { Trace } from '../trace/model.js';
 import type { Calibration } from './calibration.js';
-import { formatEstimate, paperTableCells, percentText, reportNotes } from './report-markdown.js';
+import {
+  calibrationNotes,
+  formatEstimate,
+  paperTableCells,
+  percentText,
+  reportNotes,
+} from './report-markdown.js';
 import { agentCorrect, stepCorrect, type Estimate } from './metrics.js';
 import {
   methodLabel,
@@ -337,10 +343,19 @@ ${table(['method', 'subset', 'n', 'agent', 'step', 'step ±1', 'step ±3', 'step
 ${paperTableHtml(paperTableCells(summary.rows))}
 <h2>Calibration</h2>
 <p>Expected calibration error (ECE) over ten bins: on the dashed diagonal a stated 70% is right 70% of the time.</p>
+${calibrationNotes(summary)
+  .map((note) => `<p>${escapeHtml(note)}</p>`)
+  .join('')}
 ${Object.entries(summary.calibration)
   .map(([label, calibration]) =>
     [
       calibration.agent ? reliabilityChart(`${label}: agent`, calibration.agent) : '',
+      calibration.agentSingleCause
+        ? reliabilityChart(
+            `${label}: agent, runs with one responsible agent`,
+            calibration.agentSingleCause,
+          )
+        : '',
       calibration.step ? reliabilityChart(`${label}: step`, calibration.step) : '',
     ].join(''),
   )

@@ -137,18 +137,44 @@ function calibrationCell(calibration: Calibration | undefined): string {
   return `${calibration.ece.toFixed(3)} (n ${calibration.count}: stated ${(calibration.confidence * 100).toFixed(0)}%, right ${(calibration.accuracy * 100).toFixed(0)}%)`;
 }
 
-/** Expected calibration error of each method that states confidences. */
+/** Methods scored by fold models, which are not calibrated (cross-validate.ts). */
+const FOLD_METHODS = /^offline-(cv|loso)\b/;
+
+/** What the calibration figures mean where it is not plain: single-cause runs, raw fold models. */
+export function calibrationNotes(summary: EvalSummary): string[] {
+  const entries = Object.entries(summary.calibration);
+  return [
+    ...(entries.some(([, calibration]) => calibration.agentSingleCause)
+      ? [
+          'Agent confidence states the chance that the named agent is the responsible one, so it is judged on the runs with one responsible agent; where a run has several, naming any of them is right, far more often than stated.',
+        ]
+      : []),
+    ...(entries.some(([label]) => FOLD_METHODS.test(label))
+      ? [
+          'offline-cv and offline-loso score fold models that are not calibrated (calibrating each would train it again on inner folds), so their ECE is that of raw scores; the model that faultline train writes states calibrated ones (docs/MODEL.md).',
+        ]
+      : []),
+  ];
+}
+
+/**
+ * Expected calibration error of each method that states confidences, with the agent confidence
+ * also on runs with one responsible agent where some have several, then the notes.
+ */
 export function calibrationTable(summary: EvalSummary): string {
   const entries = Object.entries(summary.calibration);
   if (entries.length === 0) return '';
-  return [
-    '| method | agent confidence ECE | step confidence ECE |',
-    '|---|---|---|',
+  const single = entries.some(([, calibration]) => calibration.agentSingleCause);
+  const table = [
+    `| method | agent confidence ECE |${single ? ' agent confidence ECE, runs with one responsible agent |' : ''} step confidence ECE |`,
+    `|---|---|${single ? '---|' : ''}---|`,
     ...entries.map(
       ([label, calibration]) =>
-        `| ${label} | ${calibrationCell(calibration.agent)} | ${calibrationCell(calibration.step)} |`,
+        `| ${label} | ${calibrationCell(calibration.agent)} |${single ? ` ${calibrationCell(calibration.agentSingleCause)} |` : ''} ${calibrationCell(calibration.step)} |`,
     ),
   ].join('\n');
+  const notes = calibrationNotes(summary);
+  return notes.length > 0 ? `${table}\n\n${notes.join('\n\n')}` : table;
 }
 
 /** A share as percent digits with one decimal, without the sign (table cells). */

@@ -122,26 +122,30 @@ const NO_USAGE_ROW = {
 /** Calibration of a method's agent confidence and step confidence. */
 export interface MethodCalibration {
   agent?: Calibration;
+  /**
+   * Agent confidence on the runs with one responsible agent, where "the chance that the named
+   * agent is the responsible one" is what is stated; present only when some runs have several
+   * (there naming any of them is right, far more often than stated).
+   */
+  agentSingleCause?: Calibration;
   step?: Calibration;
 }
 
 function calibrationOfRecords(records: readonly EvalRecord[]): MethodCalibration {
-  const agent = calibrationOf(
-    records.flatMap((record) =>
-      record.predicted.agentConfidence === undefined
-        ? []
-        : [
-            {
-              confidence: record.predicted.agentConfidence,
-              correct: agentCorrect(
-                record.predicted.agent,
-                record.label.agent,
-                record.label.agents,
-              ),
-            },
-          ],
-    ),
-  );
+  const judgedAgent = (record: EvalRecord) =>
+    record.predicted.agentConfidence === undefined
+      ? []
+      : [
+          {
+            confidence: record.predicted.agentConfidence,
+            correct: agentCorrect(record.predicted.agent, record.label.agent, record.label.agents),
+          },
+        ];
+  const agent = calibrationOf(records.flatMap(judgedAgent));
+  const severalCauses = (record: EvalRecord) => (record.label.agents?.length ?? 0) > 1;
+  const agentSingleCause = records.some(severalCauses)
+    ? calibrationOf(records.filter((record) => !severalCauses(record)).flatMap(judgedAgent))
+    : undefined;
   const step = calibrationOf(
     records.flatMap((record) =>
       record.predicted.confidence === undefined || record.label.step === undefined
@@ -154,7 +158,11 @@ function calibrationOfRecords(records: readonly EvalRecord[]): MethodCalibration
           ],
     ),
   );
-  return { ...(agent ? { agent } : {}), ...(step ? { step } : {}) };
+  return {
+    ...(agent ? { agent } : {}),
+    ...(agentSingleCause ? { agentSingleCause } : {}),
+    ...(step ? { step } : {}),
+  };
 }
 
 /** Builds the report from this run's records and the traces they came from. */

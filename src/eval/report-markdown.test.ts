@@ -1,0 +1,76 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { NO_USAGE } from '../attribution/method.js';
+import { calibrationTable } from './report-markdown.js';
+import type { EvalRecord } from './store.js';
+import { summariseEvaluation } from './summary.js';
+
+/** A record of `method` naming `predicted` at the stated agent confidence. */
+function record(
+  method: string,
+  index: number,
+  predicted: string,
+  agentConfidence: number,
+  label: EvalRecord['label'],
+): EvalRecord {
+  return {
+    method,
+    useGroundTruth: true,
+    traceKey: `trace-${index}`,
+    file: `runs/${index}.json`,
+    id: `${index}`,
+    subset: 'runs',
+    steps: 4,
+    predicted: { agent: predicted, step: 1, reason: '', agentConfidence },
+    label,
+    usage: { ...NO_USAGE },
+    milliseconds: 1,
+  };
+}
+
+const INFO = {
+  excludedTrainingTraces: 0,
+  includeTrain: false,
+  unlabelled: 0,
+  plan: { folds: 2, seeds: [0] },
+};
+
+describe('calibration report', () => {
+  it('judges agent confidence on single-cause runs too, where some runs have several causes', () => {
+    // Stated 50% everywhere: right on both runs with three responsible agents (any counts),
+    // right on one of the two runs with one.
+    const records = [
+      record('offline', 0, 'Coder', 0.5, {
+        agent: 'Coder',
+        agents: ['Coder', 'Planner', 'Tester'],
+      }),
+      record('offline', 1, 'Coder', 0.5, {
+        agent: 'Planner',
+        agents: ['Planner', 'Coder', 'Tester'],
+      }),
+      record('offline', 2, 'Coder', 0.5, { agent: 'Coder' }),
+      record('offline', 3, 'Coder', 0.5, { agent: 'Planner' }),
+    ];
+    const summary = summariseEvaluation(records, [], INFO);
+    const calibration = summary.calibration['offline (with GT)']!;
+    assert.equal(calibration.agent!.ece, 0.25, 'all runs: stated 50%, right 75%');
+    assert.equal(calibration.agentSingleCause!.ece, 0, 'one cause: stated 50%, right 50%');
+    const table = calibrationTable(summary);
+    assert.match(table, /\| agent confidence ECE, runs with one responsible agent \|/);
+    assert.match(
+      table,
+      /\| offline \(with GT\) \| 0\.250 \(n 4: .*\| 0\.000 \(n 2: stated 50%, right 50%\) \|/,
+    );
+    assert.match(table, /judged on the runs with one responsible agent/);
+    assert.doesNotMatch(table, /not calibrated/, 'the shipped model states calibrated figures');
+  });
+
+  it('has no single-cause column where every run has one cause, and says fold models are raw', () => {
+    const records = [0, 1].map((index) =>
+      record('offline-loso', index, 'Coder', 0.9, { agent: 'Coder' }),
+    );
+    const table = calibrationTable(summariseEvaluation(records, [], INFO));
+    assert.match(table, /^\| method \| agent confidence ECE \| step confidence ECE \|$/m);
+    assert.match(table, /offline-cv and offline-loso score fold models that are not calibrated/);
+  });
+});
