@@ -16,7 +16,7 @@ import { computeAgentFeatures } from './agent-features.js';
 import { scoreRows, softmax } from './scoring.js';
 import { explainStep } from './evidence.js';
 import { FIRST_FAILING_TEXT, firstFailingStep, firstRejectedAgent } from './first-failing-step.js';
-import { isFamiliar, type FamiliarityModel } from './familiarity.js';
+import { isFamiliar, lookOf, type FamiliarityModel } from './familiarity.js';
 import { applyPlatt, type Platt } from './platt.js';
 import { readModelFile, type OfflineModel } from './model.js';
 import { stepInputs, stepProbabilitiesOf } from './inputs.js';
@@ -66,15 +66,15 @@ export function attributeWithModel(
   options: AttributeOptions = {},
 ): Attribution {
   const { rows, stepProbabilities, agents } = predictOffline(trace, model, options);
-  const familiar = isFamiliar(trace, rows, model.familiarity, knownNames(model.familiarity));
+  const look = lookOf(trace, rows);
+  const familiar = isFamiliar(look, model.familiarity, knownNames(model.familiarity));
   // A run unlike the training runs with step labels is decoded without the rules tuned on them
   // (settings.ts); a run like agent-labelled training runs only is still unlike those.
   const { stepFamiliarity } = model;
   const likeStepLabelled =
     familiar &&
     (stepFamiliarity === undefined ||
-      (stepFamiliarity !== null &&
-        isFamiliar(trace, rows, stepFamiliarity, knownNames(stepFamiliarity))));
+      (stepFamiliarity !== null && isFamiliar(look, stepFamiliarity, knownNames(stepFamiliarity))));
   const unfamiliarWeight = likeStepLabelled ? undefined : model.decoding.unfamiliarAgentWeight;
   // The decisive step maximises p(step) · p(agent of the step)^w: both scorers have a say, and the
   // named step and agent agree more often (w is stored with the model; docs/MODEL.md).

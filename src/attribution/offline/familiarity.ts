@@ -55,12 +55,9 @@ function agentNames(trace: Trace): string[] {
  * Share of a trace's agents whose name shares a word with the training runs' agent names
  * (`Hawaii_RealEstate_Expert` is known through `expert`; `Node0` is new).
  */
-function nameOverlap(trace: Trace, known: ReadonlySet<string>): number {
-  const names = agentNames(trace);
+function nameOverlap(names: readonly string[][], known: ReadonlySet<string>): number {
   if (names.length === 0) return 1;
-  return (
-    names.filter((name) => nameWords(name).some((word) => known.has(word))).length / names.length
-  );
+  return names.filter((words) => words.some((word) => known.has(word))).length / names.length;
 }
 
 /** The profile of a trace: the mean of its step feature rows. */
@@ -148,16 +145,27 @@ export function fitFamiliarity(
   };
 }
 
-/** Whether a trace (with its step feature rows) looks like the model's training runs. */
+/** What familiarity reads of a trace, read once however many models judge it. */
+export interface TraceLook {
+  /** The words of each agent's name. */
+  names: string[][];
+  /** The mean of its step feature rows. */
+  profile: number[];
+}
+
+/** The look of a trace with its step feature rows. */
+export function lookOf(trace: Trace, rows: readonly number[][]): TraceLook {
+  return { names: agentNames(trace).map(nameWords), profile: profileOf(rows) };
+}
+
+/** Whether a trace (its look, lookOf) is like the model's training runs. */
 export function isFamiliar(
-  trace: Trace,
-  rows: readonly number[][],
+  look: TraceLook,
   model: FamiliarityModel,
   known: ReadonlySet<string> = new Set(model.names),
 ): boolean {
-  if (nameOverlap(trace, known) < NAME_OVERLAP) return false;
-  const profile = profileOf(rows);
+  if (nameOverlap(look.names, known) < NAME_OVERLAP) return false;
   return (model.systems ?? [model]).some(
-    (system) => distanceOf(profile, system) <= system.threshold,
+    (system) => distanceOf(look.profile, system) <= system.threshold,
   );
 }
