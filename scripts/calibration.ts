@@ -1,0 +1,69 @@
+/**
+ * The calibration table of docs/MODEL.md: expected calibration error of the offline model's stated
+ * confidences, held out two ways (five question-grouped folds, seeds 0 and 1; and leaving one
+ * system out), with each fold's model stating raw scores and then calibrated on its own training
+ * runs, as `faultline train` calibrates the model it writes (nested: the held-out runs never
+ * shape the mapping). Agent confidence is judged on the runs with one responsible agent and on
+ * all runs; step confidence on the runs with a step label.
+ *
+ *   node --import tsx scripts/calibration.ts ../shared/datasets/who-and-when ../shared/datasets/aegis
+ *
+ * Several minutes: calibrating a fold model trains it again on inner folds.
+ */
+import { isLabelled } from '../src/attribution/offline/inputs.js';
+import { calibrationOf, type Calibration } from '../src/eval/calibration.js';
+import { crossValidationRecords } from '../src/eval/cross-validate.js';
+import type { FoldPlan } from '../src/eval/folds.js';
+import { agentCorrect, stepCorrect } from '../src/eval/metrics.js';
+import type { EvalRecord } from '../src/eval/store.js';
+import { loadBatch } from '../src/trace/load.js';
+import type { Trace } from '../src/trace/model.js';
+
+const folders = process.argv.slice(2);
+if (folders.length === 0) {
+  console.error('usage: node --import tsx scripts/calibration.ts FOLDER...');
+  process.exit(2);
+}
+const traces: Trace[] = [];
+for await (const result of loadBatch(folders))
+  if (result.ok) traces.push(...result.traces.filter(isLabelled));
+
+const cell = (calibration: Calibration | undefined) =>
+  calibration
+    ? `${calibration.ece.toFixed(3)} (stated ${(100 * calibration.confidence).toFixed(0)}%, right ${(100 * calibration.accuracy).toFixed(0)}%)`
+    : '–';
+const agentJudged = (records: readonly EvalRecord[]) =>
+  records.map((record) => ({
+    confidence: record.predicted.agentConfidence ?? 0,
+    correct: agentCorrect(record.predicted.agent, record.label.agent, record.label.agents),
+  }));
+
+const PLANS: [string, FoldPlan][] = [
+  ['cross-validated', { folds: 5, seeds: [0, 1] }],
+  ['leave one system out', { by: 'system', folds: 0, seeds: [0] }],
+];
+console.log(
+  '| | agent confidence ECE, runs with one responsible agent | agent confidence ECE, all runs | step confidence ECE |',
+);
+console.log('|---|---|---|---|');
+for (const [name, plan] of PLANS)
+  for (const calibrate of [false, true]) {
+    process.stderr.write(`${name}, ${calibrate ? 'calibrated' : 'raw'}...\n`);
+    const records = crossValidationRecords(traces, { plan, calibrate });
+    const single = records.filter((record) => (record.label.agents?.length ?? 0) <= 1);
+    const step = calibrationOf(
+      records.flatMap((record) =>
+        record.label.step === undefined
+          ? []
+          : [
+              {
+                confidence: record.predicted.confidence ?? 0,
+                correct: stepCorrect(record.predicted.step, record.label.step),
+              },
+            ],
+      ),
+    );
+    console.log(
+      `| ${name}, ${calibrate ? 'calibrated' : 'raw'} | ${cell(calibrationOf(agentJudged(single)))} | ${cell(calibrationOf(agentJudged(records)))} | ${cell(step)} |`,
+    );
+  }
