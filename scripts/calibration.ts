@@ -10,23 +10,14 @@
  *
  * Several minutes: calibrating a fold model trains it again on inner folds.
  */
-import { isLabelled } from '../src/attribution/offline/inputs.js';
 import { calibrationOf, type Calibration } from '../src/eval/calibration.js';
 import { crossValidationRecords } from '../src/eval/cross-validate.js';
 import type { FoldPlan } from '../src/eval/folds.js';
 import { agentCorrect, stepCorrect } from '../src/eval/metrics.js';
 import type { EvalRecord } from '../src/eval/store.js';
-import { loadBatch } from '../src/trace/load.js';
-import type { Trace } from '../src/trace/model.js';
+import { labelledRuns } from './labelled-runs.js';
 
-const folders = process.argv.slice(2);
-if (folders.length === 0) {
-  console.error('usage: node --import tsx scripts/calibration.ts FOLDER...');
-  process.exit(2);
-}
-const traces: Trace[] = [];
-for await (const result of loadBatch(folders))
-  if (result.ok) traces.push(...result.traces.filter(isLabelled));
+const traces = await labelledRuns('calibration.ts', process.argv.slice(2));
 
 const cell = (calibration: Calibration | undefined) =>
   calibration

@@ -8,12 +8,11 @@
  */
 import { createHash } from 'node:crypto';
 import { attributeWithModel } from '../src/attribution/offline/attributor.js';
-import { isLabelled } from '../src/attribution/offline/inputs.js';
 import { trainOfflineModel } from '../src/attribution/offline/train.js';
 import { agentCorrect, stepCorrect } from '../src/eval/metrics.js';
-import { loadBatch } from '../src/trace/load.js';
 import type { Trace } from '../src/trace/model.js';
 import { subsetOf } from '../src/trace/subset.js';
+import { labelledRuns } from './labelled-runs.js';
 
 const SIZES = [0, 5, 10, 20];
 const DRAWS = [0, 1, 2];
@@ -23,9 +22,7 @@ const folders = process.argv
   .slice(2)
   .filter((arg, index, all) => !arg.startsWith('--') && all[index - 1] !== '--user-weight');
 
-const traces: Trace[] = [];
-for await (const result of loadBatch(folders))
-  if (result.ok) traces.push(...result.traces.filter(isLabelled));
+const traces = await labelledRuns('learning-curve.ts', folders);
 const systems = [...new Set(traces.map(subsetOf))].sort();
 const order = (trace: Trace, draw: number) =>
   createHash('sha256')

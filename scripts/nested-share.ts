@@ -8,23 +8,15 @@
  *   node --import tsx scripts/nested-share.ts ../shared/datasets/who-and-when ../shared/datasets/aegis
  */
 import { attributeWithModel } from '../src/attribution/offline/attributor.js';
-import { isLabelled } from '../src/attribution/offline/inputs.js';
 import type { OfflineModel } from '../src/attribution/offline/model.js';
 import { trainOfflineModel } from '../src/attribution/offline/train.js';
 import { namesResponsible } from '../src/trace/agents.js';
-import { loadBatch } from '../src/trace/load.js';
 import type { Trace } from '../src/trace/model.js';
 import { subsetOf } from '../src/trace/subset.js';
+import { labelledRuns } from './labelled-runs.js';
 
 const SHARES = [0, 0.7, 0.8, 0.9];
-const folders = process.argv.slice(2);
-if (folders.length === 0) {
-  console.error('usage: node --import tsx scripts/nested-share.ts FOLDER...');
-  process.exit(2);
-}
-const traces: Trace[] = [];
-for await (const result of loadBatch(folders))
-  if (result.ok) traces.push(...result.traces.filter(isLabelled));
+const traces = await labelledRuns('nested-share.ts', process.argv.slice(2));
 const systems = [...new Set(traces.map(subsetOf))].sort();
 const runsOf = (system: string) => traces.filter((trace) => subsetOf(trace) === system);
 
