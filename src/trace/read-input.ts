@@ -83,8 +83,11 @@ function looksLikeJsonLines(text: string): boolean {
   return lines.length >= 2 && lines.every((line) => line.trimStart().startsWith('{'));
 }
 
-/** SQL statements or a SQL comment where a trace should start (a dump of a log database). */
-const SQL_TEXT = /^\s*(--|create\s+table\b|insert\s+into\b|pragma\b|begin\s+transaction\b)/i;
+/**
+ * SQL statements or a SQL comment where a trace should start (a dump of a log database); `---`
+ * (YAML, Markdown) is not one.
+ */
+const SQL_TEXT = /^\s*(--(?!-)|create\s+table\b|insert\s+into\b|pragma\b|begin\s+transaction\b)/i;
 
 /** Decodes text already in memory into a RawInput. `file` is only used in messages. */
 export function rawInputFromText(text: string, file: string): RawInput {

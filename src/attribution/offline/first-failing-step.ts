@@ -12,8 +12,8 @@ const columns = (names: readonly FeatureName[]) =>
 /**
  * What marks a step as the agent's first failing one, most telling first: what follows rejects
  * its output (a failing tool output, a correction, no progress); it brings a figure new to the run
- * (a tool argument, a result or a claim nothing earlier gives); it acts or asserts rather than
- * talks (a greeting, a question).
+ * (a tool argument, a result or a claim nothing earlier gives); it acts or asserts (a tool call,
+ * code, a claim, a conclusion) rather than talks (a greeting, a question).
  */
 const TIERS = [
   {
@@ -23,13 +23,7 @@ const TIERS = [
   { why: 'new-figure', signals: columns(['novel_numbers_log']) },
   {
     why: 'acting',
-    signals: columns([
-      'has_tool_calls',
-      'has_code',
-      'novel_numbers_log',
-      'claim_without_tool',
-      'conclusion',
-    ]),
+    signals: columns(['has_tool_calls', 'has_code', 'claim_without_tool', 'conclusion']),
   },
 ] as const;
 
