@@ -57,8 +57,9 @@ export function firstFailingStep(
   candidate: (step: number) => boolean,
   agent: string,
 ): FirstFailing {
-  // The first step found for each tier; only tiers above the best found so far are still looked for.
-  const found: (FirstFailing | undefined)[] = [];
+  // The best step so far is the first of the best tier found (`open`); only tiers above it are
+  // still looked for, and the rejected tier ends the search.
+  let best: FirstFailing | undefined;
   let open: number = TIERS.length;
   let first = -1;
   for (let step = 0; step < trace.steps.length && open > 0; step += 1) {
@@ -68,13 +69,13 @@ export function firstFailingStep(
       const { why, signals } = TIERS[tier]!;
       const hit = signals.find(({ column }) => row[column]! > 0);
       if (hit) {
-        found[tier] = { step, why, signal: hit.name };
+        best = { step, why, signal: hit.name };
         open = tier;
       }
     }
     if (first === -1) first = step;
   }
-  return found.find((entry) => entry !== undefined) ?? { step: first, why: 'first' };
+  return best ?? { step: first, why: 'first' };
 }
 
 /**
