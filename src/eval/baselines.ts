@@ -5,7 +5,7 @@
  * folds only, as a method would be) and the exact expectation of a uniform random guess.
  */
 import { firstAgentStep } from '../attribution/first-agent.js';
-import { responsibleAgents, sameAgent } from '../trace/agents.js';
+import { onTeam, responsibleAgents, sameAgent } from '../trace/agents.js';
 import type { Trace } from '../trace/model.js';
 import { subsetOf } from '../trace/subset.js';
 import { assignFoldsFor, seedsOf, type FoldPlan } from './folds.js';
@@ -85,9 +85,9 @@ function outcomesOfGuess(trace: Trace, agent: string, step: number): Outcomes {
   });
 }
 
-/** Steps a speaker rule picks among: every step but the human's (all steps if none). */
+/** Steps a speaker rule picks among: the team's, not the human's or the framework's (all if none). */
 function speakerSteps(trace: Trace): number[] {
-  const steps = trace.steps.filter((step) => step.role !== 'human').map((step) => step.index);
+  const steps = trace.steps.filter(onTeam).map((step) => step.index);
   return steps.length > 0 ? steps : trace.steps.map((step) => step.index);
 }
 
@@ -108,7 +108,7 @@ export function mostTalkativeSpeaker(trace: Trace): string {
 type StepRule = (trace: Trace) => number;
 
 const firstOfAgent = (trace: Trace, agent: string) =>
-  trace.steps.findIndex((step) => step.role !== 'human' && step.agent === agent);
+  trace.steps.findIndex((step) => onTeam(step) && step.agent === agent);
 
 /** The simple rules, each named as reported. */
 const RULES: [string, StepRule][] = [

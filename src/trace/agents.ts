@@ -32,6 +32,14 @@ export function roleOfSpeaker(speaker: string): StepRole {
 }
 
 /**
+ * Whether a step (or an agent) belongs to the team that did the work: not the person who gave the
+ * task, and not the framework's own messages (a system prompt, a task assignment).
+ */
+export function onTeam(entry: { role: StepRole }): boolean {
+  return entry.role !== 'human' && entry.role !== 'system';
+}
+
+/**
  * Maps a label's agent name onto the trace's own spelling, case-insensitively (Who&When writes
  * `Websurfer` for `WebSurfer`). Unknown names are returned canonicalised but otherwise unchanged.
  */

@@ -1,7 +1,7 @@
 /**
  * Hybrid: All-at-Once names the agent, then Step-by-Step judges that agent's steps in order.
  */
-import { sameAgent } from '../../trace/agents.js';
+import { onTeam, sameAgent } from '../../trace/agents.js';
 import { foundModes } from '../found-mode.js';
 import { askAllAtOnce } from './all-at-once.js';
 import { judgeSteps } from './step-by-step.js';
@@ -15,7 +15,7 @@ export const runHybrid: LlmRunner = async (trace, client, options) => {
   // The modes come from the first call, which asks for them with the agent and step.
   const modes = first.modes ? { modes: foundModes(first.modes) } : {};
   const steps = trace.steps
-    .filter((step) => step.role !== 'human' && sameAgent(step.agent, first.agent))
+    .filter((step) => onTeam(step) && sameAgent(step.agent, first.agent))
     .map((step) => step.index);
   const speaker = trace.steps[first.step]!.agent;
   if (steps.length === 0)

@@ -201,6 +201,17 @@ describe('LLM method logic', () => {
     const always = (half: string) => scriptedModel(Array(8).fill(`{"half": "${half}"}`));
     assert.equal((await binarySearch(trace, { client: always('earlier') })).step, 1);
     assert.equal((await binarySearch(trace, { client: always('later') })).step, 8);
+    // A system prompt before the task is the framework's, never the decisive step.
+    const prompted = buildTrace({
+      id: 'prompted',
+      format: 'test',
+      question: trace.question,
+      steps: [
+        { speaker: 'system', content: 'You are a careful team.' },
+        ...trace.steps.map(({ speaker, content }) => ({ speaker, content })),
+      ],
+    });
+    assert.equal((await binarySearch(prompted, { client: always('earlier') })).step, 2);
   });
 
   it("hybrid judges only the named agent's steps", async () => {

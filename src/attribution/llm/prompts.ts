@@ -2,6 +2,7 @@
  * The prompts of the LLM methods. The wording follows the Who&When methods; the reply formats are
  * the JSON protocol of docs/PROTOCOL.md. The expected answer appears only when allowed.
  */
+import { onTeam } from '../../trace/agents.js';
 import { MAST_MODES } from '../../trace/mast.js';
 import type { Trace } from '../../trace/model.js';
 
@@ -22,7 +23,7 @@ export function taskHeader(trace: Trace, useGroundTruth: boolean): string {
   if (useGroundTruth && trace.groundTruth) lines.push(`Expected answer: ${trace.groundTruth}`);
   lines.push(
     `Agents: ${trace.agents
-      .filter((agent) => agent.role !== 'human')
+      .filter(onTeam)
       .map((agent) => agent.name)
       .join(', ')}`,
   );

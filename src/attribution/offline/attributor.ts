@@ -142,8 +142,8 @@ export function attributeWithModel(
       ? `This run is unlike the step-labelled training runs, so ${agent}'s ${FIRST_FAILING_TEXT[first.why]} is named rather than its highest-scoring one (step ${likeliest.step}). `
       : '';
   const reason = `${named}${instead}${explanation.reason}`;
-  // The named step first, then the most likely others.
-  const others = ranked.filter((entry) => entry.step !== best.step);
+  // The named step first, then the most likely others that may be named (never the task).
+  const others = ranked.filter((entry) => entry.step !== best.step && candidate(entry.step));
   const candidates: Candidate[] = [best, ...others].slice(0, 3).map((entry) => ({
     step: entry.step,
     agent: trace.steps[entry.step]!.agent,

@@ -128,7 +128,7 @@ describe('feature families', () => {
     assert.equal(valuesOf('reviews', 0, stalled).cause_of_first_stall, 0);
   });
 
-  it('mask: the task is never blamed, a relay neither, a simulated customer is', () => {
+  it('mask: the task is never blamed, a relay or a framework message neither, a simulated customer is', () => {
     const support = buildTrace({
       id: 'support',
       format: 'test',
@@ -156,6 +156,20 @@ describe('feature families', () => {
       ],
     });
     assert.deepEqual(featuresAndMask(relay).mask, [false, true, false]);
+    // A framework's own messages (a system prompt, a task assignment) are never blamed, and the
+    // person's first turn after a system prompt is still the task.
+    const framed = buildTrace({
+      id: 'framed',
+      format: 'test',
+      question: 'Find the three most cited papers on failure attribution.',
+      steps: [
+        { speaker: 'system', role: 'system', content: 'You are a helpful research crew.' },
+        { speaker: 'user', content: 'Find the three most cited papers on failure attribution.' },
+        { speaker: 'Crew', role: 'system', content: 'Task research for Researcher: find papers' },
+        { speaker: 'Researcher', content: 'Here are three papers, cited 120, 80 and 40 times.' },
+      ],
+    });
+    assert.deepEqual(featuresAndMask(framed).mask, [false, false, false, true]);
   });
 
   it('agent features: every named feature is computed, from the named step features', () => {

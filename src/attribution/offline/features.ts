@@ -77,15 +77,17 @@ function quotesEarlier(text: string, earlier: readonly { content: string }[]): b
 }
 
 /**
- * Steps that may be blamed. Never the person who gave the task, and never a turn of theirs that
- * only relays what others said (a framework's template, such as a debate moderator's "these are
- * the other agents' opinions"). A later turn that brings content of its own is a participant's (a
- * simulated user or customer) and may be blamed like any agent's: roles follow the run's
- * structure, not the word `user`. Falls back to all steps when none qualify.
+ * Steps that may be blamed. Never the person who gave the task, never a framework's own message (a
+ * `system` step: a task assignment, a system prompt, a handler's exception report), and never a
+ * turn of the person's that only relays what others said (a framework's template, such as a debate
+ * moderator's "these are the other agents' opinions"). A later turn that brings content of its own
+ * is a participant's (a simulated user or customer) and may be blamed like any agent's: roles
+ * follow the run's structure, not the word `user`. Falls back to all steps when none qualify.
  */
 function candidateMask(trace: Trace, run: RunFacts = runFactsOf(trace)): boolean[] {
   let spoken = false;
   const mask = trace.steps.map((step, index) => {
+    if (step.role === 'system') return false;
     if (step.role !== 'human') {
       spoken = true;
       return true;

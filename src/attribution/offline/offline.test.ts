@@ -17,6 +17,7 @@ import { loadBatch, loadTrace } from '../../trace/load.js';
 import type { Trace } from '../../trace/model.js';
 import { attributeWithModel, DEFAULT_MODEL_PATH, loadOfflineModel } from './attributor.js';
 import { FEATURE_NAMES } from './feature-names.js';
+import { stepInputs } from './inputs.js';
 import { computeFeatures } from './features.js';
 import { validateModel, type OfflineModel } from './model.js';
 import { calibrationFor } from './calibrate.js';
@@ -52,6 +53,9 @@ describe('offline attributor', () => {
       // The named agent speaks the named step, which leads the candidates.
       assert.equal(trace.steps[result.step]!.agent, result.agent, trace.id);
       assert.equal(result.candidates![0]!.step, result.step);
+      const { mask } = stepInputs(trace, true);
+      for (const { step } of result.candidates!)
+        assert.ok(mask[step], `${trace.id}: candidate step ${step} may not be named`);
       assert.deepEqual(result.usage, { calls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 });
     }
   });
