@@ -2,8 +2,9 @@
  * Whether a trace looks like the runs the model was trained on. Two views, either of which can
  * make it unfamiliar: most of its agents' names share no word with the training runs' (a new team),
  * or its profile (the mean of its step features: roles, name families, what agents say, errors,
- * repetition, length) sits far from every training trace's in a few features (a new structure).
- * The model file keeps what both need; an unfamiliar trace's attribution says so.
+ * repetition, length) sits far from every training trace's in a few features (a new structure),
+ * unless its team is one a training system has run with (an unusual run of a known team). The
+ * model file keeps what these need; an unfamiliar trace's attribution says so.
  */
 import type { Trace } from '../../trace/model.js';
 
@@ -12,6 +13,11 @@ export interface ProfileModel {
   mean: number[];
   scale: number[];
   threshold: number;
+  /**
+   * The teams of these runs that ran at least two of them: each team's agent names, lower-cased and
+   * sorted. A run of one of these teams is like these runs whatever its profile.
+   */
+  rosters?: string[][];
 }
 
 /** What the model file keeps to judge familiarity. */
@@ -50,6 +56,38 @@ function nameWords(name: string): string[] {
 function agentNames(trace: Trace): string[] {
   return trace.agents.filter((agent) => agent.role !== 'human').map((agent) => agent.name);
 }
+
+/** A trace's team: its agents' names, lower-cased and sorted. */
+function rosterOf(trace: Trace): string[] {
+  return agentNames(trace)
+    .map((name) => name.toLowerCase())
+    .sort();
+}
+
+/** Fewest agents a team needs for its roster to identify a system (one `assistant` does not). */
+const MIN_ROSTER = 2;
+/** Fewest training runs a team must have run for its roster to be kept. */
+const MIN_ROSTER_RUNS = 2;
+
+/** The teams (rosterOf) that ran at least MIN_ROSTER_RUNS of the traces, in a stable order. */
+function rostersOf(traces: readonly Trace[]): string[][] {
+  const counts = new Map<string, { roster: string[]; runs: number }>();
+  for (const trace of traces) {
+    const roster = rosterOf(trace);
+    if (roster.length < MIN_ROSTER) continue;
+    const key = JSON.stringify(roster);
+    const entry = counts.get(key);
+    if (entry) entry.runs += 1;
+    else counts.set(key, { roster, runs: 1 });
+  }
+  return [...counts.entries()]
+    .filter(([, entry]) => entry.runs >= MIN_ROSTER_RUNS)
+    .sort(([left], [right]) => (left < right ? -1 : left > right ? 1 : 0))
+    .map(([, entry]) => entry.roster);
+}
+
+const sameRoster = (left: readonly string[], right: readonly string[]) =>
+  left.length === right.length && left.every((name, index) => name === right[index]);
 
 /**
  * Share of a trace's agents whose name shares a word with the training runs' agent names
@@ -94,8 +132,11 @@ function distanceOf(
 
 const round = (value: number) => Number(value.toPrecision(8));
 
-/** The profile model of some traces' profiles: their spread, and the distance most stay within. */
-function fitProfiles(profiles: readonly number[][]): ProfileModel {
+/**
+ * The profile model of some traces' profiles: their spread, the distance most stay within, and the
+ * teams that ran them.
+ */
+function fitProfiles(profiles: readonly number[][], traces: readonly Trace[]): ProfileModel {
   const width = profiles[0]?.length ?? 0;
   const count = Math.max(1, profiles.length);
   const mean = new Array<number>(width).fill(0);
@@ -111,7 +152,13 @@ function fitProfiles(profiles: readonly number[][]): ProfileModel {
     .sort((left, right) => left - right);
   const threshold =
     distances[Math.min(distances.length - 1, Math.floor(COVERAGE * distances.length))] ?? 0;
-  return { mean: mean.map(round), scale: scale.map(round), threshold: round(threshold) };
+  const rosters = rostersOf(traces);
+  return {
+    mean: mean.map(round),
+    scale: scale.map(round),
+    threshold: round(threshold),
+    ...(rosters.length > 0 ? { rosters } : {}),
+  };
 }
 
 /**
@@ -128,20 +175,29 @@ export function fitFamiliarity(
     for (const word of new Set(agentNames(trace).flatMap(nameWords)))
       counts.set(word, (counts.get(word) ?? 0) + 1);
   const profiles = rows.map(profileOf);
-  const bySystem = new Map<string, number[][]>();
+  const bySystem = new Map<string, { profiles: number[][]; traces: Trace[] }>();
   traces.forEach((trace, index) => {
     const system = systemOf(trace);
     const members = bySystem.get(system);
-    if (members) members.push(profiles[index]!);
-    else bySystem.set(system, [profiles[index]!]);
+    if (members) {
+      members.profiles.push(profiles[index]!);
+      members.traces.push(trace);
+    } else bySystem.set(system, { profiles: [profiles[index]!], traces: [trace] });
   });
   return {
     names: [...counts]
       .filter(([, seen]) => seen >= 2)
       .map(([word]) => word)
       .sort(),
-    ...fitProfiles(profiles),
-    ...(bySystem.size >= 2 ? { systems: [...bySystem.values()].map(fitProfiles) } : {}),
+    // The pooled profile decides only where there is one system; so do its rosters.
+    ...fitProfiles(profiles, bySystem.size >= 2 ? [] : traces),
+    ...(bySystem.size >= 2
+      ? {
+          systems: [...bySystem.values()].map((members) =>
+            fitProfiles(members.profiles, members.traces),
+          ),
+        }
+      : {}),
   };
 }
 
@@ -149,13 +205,19 @@ export function fitFamiliarity(
 export interface TraceLook {
   /** The words of each agent's name. */
   names: string[][];
+  /** Its team (rosterOf). */
+  roster: string[];
   /** The mean of its step feature rows. */
   profile: number[];
 }
 
 /** The look of a trace with its step feature rows. */
 export function lookOf(trace: Trace, rows: readonly number[][]): TraceLook {
-  return { names: agentNames(trace).map(nameWords), profile: profileOf(rows) };
+  return {
+    names: agentNames(trace).map(nameWords),
+    roster: rosterOf(trace),
+    profile: profileOf(rows),
+  };
 }
 
 /** Whether a trace (its look, lookOf) is like the model's training runs. */
@@ -166,6 +228,8 @@ export function isFamiliar(
 ): boolean {
   if (nameOverlap(look.names, known) < NAME_OVERLAP) return false;
   return (model.systems ?? [model]).some(
-    (system) => distanceOf(look.profile, system) <= system.threshold,
+    (system) =>
+      (system.rosters ?? []).some((roster) => sameRoster(roster, look.roster)) ||
+      distanceOf(look.profile, system) <= system.threshold,
   );
 }

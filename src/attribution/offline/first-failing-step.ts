@@ -34,7 +34,8 @@ export type FirstFailingWhy = (typeof TIERS)[number]['why'] | 'first';
 export const FIRST_FAILING_TEXT: Readonly<Record<FirstFailingWhy, string>> = {
   rejected: 'first step that what follows rejects',
   'new-figure': 'first step that brings a figure new to the run (nothing it did is rejected)',
-  acting: 'first substantive step (nothing it did is rejected)',
+  acting:
+    'first step that acts: calls a tool, writes code, claims or concludes (nothing it did is rejected)',
   first: 'first step',
 };
 

@@ -27,6 +27,7 @@ const profileSchema = z.object({
   mean: z.array(z.number()),
   scale: z.array(z.number()),
   threshold: z.number(),
+  rosters: z.array(z.array(z.string())).optional(),
 });
 const familiaritySchema = profileSchema.extend({
   names: z.array(z.string()),

@@ -16,6 +16,7 @@ import { buildTrace } from '../../trace/build-trace.js';
 import { loadBatch, loadTrace } from '../../trace/load.js';
 import type { Trace } from '../../trace/model.js';
 import { attributeWithModel, DEFAULT_MODEL_PATH, loadOfflineModel } from './attributor.js';
+import { fitFamiliarity, type FamiliarityModel } from './familiarity.js';
 import { FEATURE_NAMES } from './feature-names.js';
 import { stepInputs } from './inputs.js';
 import { computeFeatures } from './features.js';
@@ -232,6 +233,49 @@ describe('familiarity and confidence', () => {
       assert.equal(attributeWithModel(await loadTrace(join(ROOT, file)), model).familiar, true);
     const unseen = await loadTrace(join(FIXTURES, 'formats/otlp-genai-semconv.json'));
     assert.equal(attributeWithModel(unseen, model).familiar, false);
+  });
+
+  it('takes an unusual run of a team that ran training runs as familiar', async () => {
+    const model = loadOfflineModel();
+    const run = await loadTrace(join(ROOT, 'examples/who-and-when-hc-6.json'));
+    // Every profile judged far away: only the team can make the run familiar.
+    const far = (familiarity: FamiliarityModel, keepRosters: boolean): FamiliarityModel => ({
+      ...familiarity,
+      systems: familiarity.systems!.map(({ rosters, ...system }) => ({
+        ...system,
+        threshold: -1,
+        ...(keepRosters && rosters ? { rosters } : {}),
+      })),
+    });
+    const judged = (keepRosters: boolean) =>
+      attributeWithModel(run, {
+        ...model,
+        familiarity: far(model.familiarity, keepRosters),
+        stepFamiliarity: far(model.stepFamiliarity!, keepRosters),
+      }).familiar;
+    assert.equal(judged(true), true, 'Magentic-One ran many training runs with this team');
+    assert.equal(judged(false), false);
+    // A roster is kept when at least two training runs had it, and only of two agents or more.
+    const team = (id: string, speakers: string[]) =>
+      buildTrace({
+        id,
+        format: 'test',
+        question: 'q',
+        steps: speakers.map((speaker) => ({ speaker, content: `${speaker} works on it.` })),
+      });
+    const traces = [
+      team('a', ['Planner', 'Coder']),
+      team('b', ['Coder', 'Planner', 'Coder']),
+      team('c', ['Planner', 'Tester']),
+      team('d', ['Solo']),
+      team('e', ['Solo']),
+    ];
+    const fitted = fitFamiliarity(
+      traces,
+      traces.map((trace) => computeFeatures(trace)),
+      () => 'one system',
+    );
+    assert.deepEqual(fitted.rosters, [['coder', 'planner']]);
   });
 
   it('states lower confidence on an unfamiliar run than its raw scores', async () => {
