@@ -20,9 +20,18 @@ const saying =
   (line) =>
     hasPhrase(signal, line);
 
-/** How each signal reads in a reason, and which line pattern to quote for it. */
+/** A code fence that opens a line: a code block, not a mention of one (a roster's "```python"). */
+const CODE_FENCE = /(?:^|\n)[ \t]*```/;
+
+/**
+ * How each signal reads in a reason, which line pattern to quote for it, and (`holds`) what the
+ * step must show for the words to be true where the feature is read more loosely.
+ */
 const PHRASES: Partial<
-  Record<FeatureName, { text: string; quote?: LineTest; quoteNext?: boolean }>
+  Record<
+    FeatureName,
+    { text: string; quote?: LineTest; quoteNext?: boolean; holds?: (content: string) => boolean }
+  >
 > = {
   next_error: {
     text: 'the tool output right after it fails',
@@ -51,7 +60,11 @@ const PHRASES: Partial<
   first_actor: { text: 'it is the first agent action, which sets the plan the run follows' },
   agent_first_turn: { text: "it is this agent's first turn" },
   first_after_first_error: { text: 'it is the first response to the first failure' },
-  has_code: { text: 'it writes the code the run depends on', quote: matching(/```/) },
+  // The feature counts any fence; a Magentic-One plan's roster mentions "```python code blocks".
+  has_code: {
+    text: 'it writes the code the run depends on',
+    holds: (text) => CODE_FENCE.test(text),
+  },
   has_tool_calls: { text: 'it calls a tool' },
   web_action: { text: 'it is a navigation action', quote: saying('webAction') },
   similar_to_own_previous: { text: 'it repeats its own previous turn' },
@@ -127,12 +140,15 @@ export function explainStep(
     contribution:
       scorer.weights[column]! * ((row[column]! - scorer.mean[column]!) / scorer.scale[column]!),
   }))
-    .filter(
-      (entry) =>
-        PHRASES[entry.feature] &&
+    .filter((entry) => {
+      const phrase = PHRASES[entry.feature];
+      return (
+        phrase !== undefined &&
         entry.value !== 0 &&
-        (entry.feature === lead || entry.contribution > 0),
-    )
+        (entry.feature === lead || entry.contribution > 0) &&
+        (phrase.holds?.(step.content) ?? true)
+      );
+    })
     .sort(
       (left, right) =>
         Number(right.feature === lead) - Number(left.feature === lead) ||

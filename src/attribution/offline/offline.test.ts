@@ -17,6 +17,7 @@ import { loadBatch, loadTrace } from '../../trace/load.js';
 import type { Trace } from '../../trace/model.js';
 import { attributeWithModel, DEFAULT_MODEL_PATH, loadOfflineModel } from './attributor.js';
 import { fitFamiliarity, type FamiliarityModel } from './familiarity.js';
+import { explainStep } from './evidence.js';
 import { FEATURE_NAMES } from './feature-names.js';
 import { stepInputs } from './inputs.js';
 import { computeFeatures } from './features.js';
@@ -376,5 +377,21 @@ describe('evidence', () => {
     const { reason } = attributeWithModel(trace, loadOfflineModel());
     assert.doesNotMatch(reason, /ComputerTerminal: A computer terminal/);
     assert.ok(!reason.includes(trace.question!.trim()), reason);
+  });
+
+  it('says a step writes code only where a code block opens a line', async () => {
+    const trace = await loadTrace(join(ROOT, 'examples/who-and-when-hc-6.json'));
+    const model = loadOfflineModel();
+    const reasonFor = (content: string) => {
+      const steps = trace.steps.map((step, index) => (index === 1 ? { ...step, content } : step));
+      const rows = computeFeatures({ ...trace, steps });
+      const codeWeighs = { ...model.step, weights: model.step.weights.map(() => 0) };
+      const column = FEATURE_NAMES.indexOf('has_code');
+      codeWeighs.weights[column] = 1;
+      return explainStep({ ...trace, steps }, 1, rows[1]!, codeWeighs).reason;
+    };
+    // The plan's roster mentions "```python code blocks": no code is written there.
+    assert.doesNotMatch(reasonFor(trace.steps[1]!.content), /writes the code/);
+    assert.match(reasonFor('Run this:\n```python\nprint(2 + 2)\n```'), /writes the code/);
   });
 });
