@@ -23,6 +23,12 @@ const saying =
 /** A code fence that opens a line: a code block, not a mention of one (a roster's "```python"). */
 const CODE_FENCE = /(?:^|\n)[ \t]*```/;
 
+/** A step's content and its feature values, by name. */
+interface StepView {
+  content: string;
+  value: (feature: FeatureName) => number;
+}
+
 /**
  * How each signal reads in a reason, which line pattern to quote for it, and (`holds`) what the
  * step must show for the words to be true where the feature is read more loosely.
@@ -30,7 +36,7 @@ const CODE_FENCE = /(?:^|\n)[ \t]*```/;
 const PHRASES: Partial<
   Record<
     FeatureName,
-    { text: string; quote?: LineTest; quoteNext?: boolean; holds?: (content: string) => boolean }
+    { text: string; quote?: LineTest; quoteNext?: boolean; holds?: (step: StepView) => boolean }
   >
 > = {
   next_error: {
@@ -51,7 +57,12 @@ const PHRASES: Partial<
   inability: { text: 'it gives up on part of the task', quote: saying('inability') },
   conclusion: { text: 'it asserts a conclusion', quote: saying('conclusion') },
   agreement: { text: 'it approves earlier work', quote: saying('agreement') },
-  claim_without_tool: { text: 'it states figures without running a tool', quote: matching(/\d/) },
+  // A browsing agent's step is its own tool's action and result ("I clicked ... Here is ...").
+  claim_without_tool: {
+    text: 'it states figures without running a tool',
+    quote: matching(/\d/),
+    holds: ({ value }) => value('web_action') === 0 && value('has_tool_calls') === 0,
+  },
   introduces_final_numbers: {
     text: 'it introduces figures that end up in the final answer',
     quote: matching(/\d/),
@@ -63,7 +74,7 @@ const PHRASES: Partial<
   // The feature counts any fence; a Magentic-One plan's roster mentions "```python code blocks".
   has_code: {
     text: 'it writes the code the run depends on',
-    holds: (text) => CODE_FENCE.test(text),
+    holds: ({ content }) => CODE_FENCE.test(content),
   },
   has_tool_calls: { text: 'it calls a tool' },
   web_action: { text: 'it is a navigation action', quote: saying('webAction') },
@@ -134,6 +145,10 @@ export function explainStep(
 ): StepExplanation {
   const step = trace.steps[stepIndex]!;
   const question = squash(trace.question ?? '');
+  const view: StepView = {
+    content: step.content,
+    value: (feature) => row[FEATURE_NAMES.indexOf(feature)] ?? 0,
+  };
   const contributions = FEATURE_NAMES.map((name, column) => ({
     feature: name,
     value: row[column]!,
@@ -146,7 +161,7 @@ export function explainStep(
         phrase !== undefined &&
         entry.value !== 0 &&
         (entry.feature === lead || entry.contribution > 0) &&
-        (phrase.holds?.(step.content) ?? true)
+        (phrase.holds?.(view) ?? true)
       );
     })
     .sort(

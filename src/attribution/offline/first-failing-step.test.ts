@@ -57,6 +57,9 @@ describe('first failing step', () => {
       step: 1,
       why: 'first',
     });
+    // A step that browses reads its figures off the page its own tool opened.
+    const browsing = rowsWith({ 1: ['novel_numbers_log', 'web_action'], 3: ['novel_numbers_log'] });
+    assert.equal(firstFailingStep(trace, browsing, any, 'Coder').step, 3);
   });
 
   it('names only candidate steps of the agent', () => {

@@ -12,18 +12,21 @@ const columns = (names: readonly FeatureName[]) =>
 /**
  * What marks a step as the agent's first failing one, most telling first: what follows rejects
  * its output (a failing tool output, a correction, no progress); it brings a figure new to the run
- * (a tool argument, a result or a claim nothing earlier gives); it acts or asserts (a tool call,
- * code, a claim, a conclusion) rather than talks (a greeting, a question).
+ * (a tool argument, a result or a claim nothing earlier gives), unless it browses (`unless`: what
+ * it reads off a page comes from its own tool); it acts or asserts (a tool call, code, a claim, a
+ * conclusion) rather than talks (a greeting, a question).
  */
 const TIERS = [
   {
     why: 'rejected',
     signals: columns(['next_error', 'next_correction', 'next_review_no_progress']),
+    unless: [],
   },
-  { why: 'new-figure', signals: columns(['novel_numbers_log']) },
+  { why: 'new-figure', signals: columns(['novel_numbers_log']), unless: columns(['web_action']) },
   {
     why: 'acting',
     signals: columns(['has_tool_calls', 'has_code', 'claim_without_tool', 'conclusion']),
+    unless: [],
   },
 ] as const;
 
@@ -67,7 +70,8 @@ export function firstFailingStep(
     if (trace.steps[step]!.agent !== agent || !candidate(step)) continue;
     const row = rows[step]!;
     for (let tier = 0; tier < open; tier += 1) {
-      const { why, signals } = TIERS[tier]!;
+      const { why, signals, unless } = TIERS[tier]!;
+      if (unless.some(({ column }) => row[column]! > 0)) continue;
       const hit = signals.find(({ column }) => row[column]! > 0);
       if (hit) {
         best = { step, why, signal: hit.name };

@@ -394,4 +394,16 @@ describe('evidence', () => {
     assert.doesNotMatch(reasonFor(trace.steps[1]!.content), /writes the code/);
     assert.match(reasonFor('Run this:\n```python\nprint(2 + 2)\n```'), /writes the code/);
   });
+
+  it('does not say a browsing step states figures without a tool', async () => {
+    const trace = await loadTrace(join(ROOT, 'examples/who-and-when-hc-6.json'));
+    const model = loadOfflineModel();
+    const rows = computeFeatures(trace);
+    const claims = { ...model.step, weights: model.step.weights.map(() => 0) };
+    claims.weights[FEATURE_NAMES.indexOf('claim_without_tool')] = 1;
+    const reasonAt = (step: number) => explainStep(trace, step, rows[step]!, claims).reason;
+    assert.match(trace.steps[4]!.content, /^I typed/);
+    assert.doesNotMatch(reasonAt(4), /without running a tool/, 'WebSurfer reports its browser');
+    assert.match(reasonAt(5), /without running a tool/, "the Orchestrator's ledger");
+  });
 });
