@@ -8,6 +8,7 @@ import { FEATURE_NAMES, type FeatureName } from './feature-names.js';
 import type { LinearScorer } from './scoring.js';
 import { hasPhrase, type PhraseSignal } from './phrases.js';
 import { ERROR_OUTPUT } from './text-signals.js';
+import { wordsIn } from './tokens.js';
 
 /** Which lines of a step show a signal. */
 type LineTest = (line: string) => boolean;
@@ -22,6 +23,13 @@ const saying =
 
 /** A code fence that opens a line: a code block, not a mention of one (a roster's "```python"). */
 const CODE_FENCE = /(?:^|\n)[ \t]*```/;
+
+/** A list marker ("1. ", "(2)", "- 3) "), which numbers a line rather than states a figure. */
+const LEADING_MARKER = /^[-*\s]*\(?\d+[.)]\s+/;
+const INLINE_MARKER = /\(\d+\)/g;
+/** A line that states a figure: a digit besides its list markers. */
+const statesFigure: LineTest = (line) =>
+  /\d/.test(line.replace(LEADING_MARKER, '').replace(INLINE_MARKER, ''));
 
 /** A step's content and its feature values, by name. */
 interface StepView {
@@ -60,14 +68,14 @@ const PHRASES: Partial<
   // A browsing agent's step is its own tool's action and result ("I clicked ... Here is ...").
   claim_without_tool: {
     text: 'it states figures without running a tool',
-    quote: matching(/\d/),
+    quote: statesFigure,
     holds: ({ value }) => value('web_action') === 0 && value('has_tool_calls') === 0,
   },
   introduces_final_numbers: {
     text: 'it introduces figures that end up in the final answer',
-    quote: matching(/\d/),
+    quote: statesFigure,
   },
-  novel_numbers_log: { text: 'it introduces new figures', quote: matching(/\d/) },
+  novel_numbers_log: { text: 'it introduces new figures', quote: statesFigure },
   first_actor: { text: 'it is the first agent action, which sets the plan the run follows' },
   agent_first_turn: { text: "it is this agent's first turn" },
   first_after_first_error: { text: 'it is the first response to the first failure' },
@@ -104,24 +112,62 @@ function quotableLines(text: string): string[] {
     .filter((line) => line.length > 0 && !line.startsWith('```'));
 }
 
+/** The task as quotes are checked against it: squashed, and its words (tokens.ts). */
+interface TaskText {
+  squashed: string;
+  /** Its lines of 20 characters or more, squashed. */
+  lines: string[];
+  words: ReadonlySet<number>;
+}
+
+/** Fewest words, and the share of them the task has, that make a line a paraphrase of the task. */
+const PARAPHRASE_WORDS = 6;
+const PARAPHRASE_SHARE = 0.8;
+
+/** True when most of a line's words are the task's (a manager's "Determine the time the ..."). */
+function paraphrasesTask(line: string, task: TaskText): boolean {
+  const words = wordsIn(line);
+  if (words.size < PARAPHRASE_WORDS) return false;
+  let shared = 0;
+  for (const word of words) if (task.words.has(word)) shared += 1;
+  return shared >= PARAPHRASE_SHARE * words.size;
+}
+
 /**
  * The first of a step's quotable lines that shows a signal and is evidence of what the agent did:
- * not the task statement repeated (`question` is the task, squashed), nor a line of the roster (two
- * or more lines that each introduce a team member by name).
+ * not the task statement repeated or paraphrased, nor what a framework writes before repeating it,
+ * nor a line of the roster (two or more lines that each introduce a team member by name).
  */
 function quoteLine(
   lines: readonly string[],
   shows: LineTest | undefined,
-  question: string,
+  task: TaskText,
 ): string | undefined {
+  const question = task.squashed;
   let rosterLines: number | undefined;
   const inRoster = (line: string) =>
     ROSTER_LINE.test(line) &&
     (rosterLines ??= lines.filter((other) => ROSTER_LINE.test(other)).length) >= 2;
-  const restatesTask = (line: string) => line.length >= 20 && question.includes(squash(line));
-  const line = lines.find(
-    (candidate) => (!shows || shows(candidate)) && !inRoster(candidate) && !restatesTask(candidate),
-  );
+  // A line of the task, the whole task with a framework's words around it, or a line that opens
+  // with one of the task's and runs on (a framework joins the next text to the task's last line).
+  const restatesTask = (line: string) => {
+    if (line.length < 20) return false;
+    const squashed = squash(line);
+    return (
+      question.includes(squashed) ||
+      (question.length >= 20 && squashed.includes(question)) ||
+      task.lines.some((taskLine) => squashed.startsWith(taskLine))
+    );
+  };
+  // Where a step restates the task, what comes before it is the framework's preamble ("You are
+  // given: (1) a task ...", "We are working to address the following user request:").
+  const start = lines.findLastIndex(restatesTask) + 1;
+  const line = lines
+    .slice(start)
+    .find(
+      (candidate) =>
+        (!shows || shows(candidate)) && !inRoster(candidate) && !paraphrasesTask(candidate, task),
+    );
   if (!line) return undefined;
   return line.length > 160 ? `${line.slice(0, 157)}...` : line;
 }
@@ -144,7 +190,14 @@ export function explainStep(
   lead?: FeatureName,
 ): StepExplanation {
   const step = trace.steps[stepIndex]!;
-  const question = squash(trace.question ?? '');
+  const task: TaskText = {
+    squashed: squash(trace.question ?? ''),
+    lines: (trace.question ?? '')
+      .split(/\r?\n/)
+      .map(squash)
+      .filter((line) => line.length >= 20),
+    words: wordsIn(trace.question ?? ''),
+  };
   const view: StepView = {
     content: step.content,
     value: (feature) => row[FEATURE_NAMES.indexOf(feature)] ?? 0,
@@ -183,8 +236,7 @@ export function explainStep(
     const phrase = PHRASES[entry.feature]!;
     parts.push(phrase.text);
     const source = phrase.quoteNext ? trace.steps[stepIndex + 1] : step;
-    const quote =
-      source && phrase.quote ? quoteLine(lines(source), phrase.quote, question) : undefined;
+    const quote = source && phrase.quote ? quoteLine(lines(source), phrase.quote, task) : undefined;
     if (quote && !evidence.some((existing) => existing.quote.includes(quote)))
       evidence.push({ step: source!.index, quote });
   }
@@ -192,8 +244,7 @@ export function explainStep(
     parts.length > 0
       ? parts.join('; ')
       : 'its position and role make it the most likely decisive step';
-  const fallbackQuote =
-    evidence.length === 0 ? quoteLine(lines(step), undefined, question) : undefined;
+  const fallbackQuote = evidence.length === 0 ? quoteLine(lines(step), undefined, task) : undefined;
   if (fallbackQuote) evidence.push({ step: step.index, quote: fallbackQuote });
   const quoted = evidence.map(({ step: at, quote }) =>
     at === step.index ? `"${quote}"` : `step ${at} (${trace.steps[at]!.agent}): "${quote}"`,

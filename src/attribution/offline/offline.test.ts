@@ -395,6 +395,37 @@ describe('evidence', () => {
     assert.match(reasonFor('Run this:\n```python\nprint(2 + 2)\n```'), /writes the code/);
   });
 
+  it("quotes neither a framework's preamble, the task run on, nor a paraphrase of it", () => {
+    const question =
+      'What time was the Tri-Rail train scheduled to arrive in Pompano Beach on May 27, 2019?';
+    const trace = buildTrace({
+      id: 'preamble',
+      format: 'test',
+      question,
+      steps: [
+        { speaker: 'human', content: question },
+        {
+          speaker: 'Schedule_Expert',
+          content: [
+            'You are given: (1) a task and advises from your manager with a specific plan and (2) a general task.',
+            '# General Task',
+            `${question} Please solve the problem carefully.`,
+            '## Task description',
+            'Determine the time the Tri-Rail train was scheduled to arrive in Pompano Beach on May 27, 2019.',
+            'The train arrived at 5:40 PM according to my notes.',
+          ].join('\n'),
+        },
+      ],
+    });
+    const model = loadOfflineModel();
+    const figures = { ...model.step, weights: model.step.weights.map(() => 0) };
+    figures.weights[FEATURE_NAMES.indexOf('novel_numbers_log')] = 1;
+    const { evidence } = explainStep(trace, 1, computeFeatures(trace)[1]!, figures);
+    assert.deepEqual(evidence, [
+      { step: 1, quote: 'The train arrived at 5:40 PM according to my notes.' },
+    ]);
+  });
+
   it('does not say a browsing step states figures without a tool', async () => {
     const trace = await loadTrace(join(ROOT, 'examples/who-and-when-hc-6.json'));
     const model = loadOfflineModel();
