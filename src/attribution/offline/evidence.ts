@@ -104,20 +104,54 @@ const squash = (text: string) => text.toLowerCase().replace(/\s+/g, ' ').trim();
 /** A line that introduces a member of a team: `ComputerTerminal: A computer terminal that ...`. */
 const ROSTER_LINE = /^[-*\s]*\**[A-Za-z][\w-]*\**:\s+\S/;
 
-/** The lines of a step that may be quoted: non-empty, trimmed, no code fences. */
-function quotableLines(text: string): string[] {
-  return text
-    .split(/\r?\n/)
-    .map((line) => line.trim())
-    .filter((line) => line.length > 0 && !line.startsWith('```'));
-}
-
 /** The task as quotes are checked against it: squashed, and its words (tokens.ts). */
 interface TaskText {
   squashed: string;
   /** Its lines of 20 characters or more, squashed. */
   lines: string[];
   words: ReadonlySet<number>;
+}
+
+/**
+ * True when a line repeats the task: a line of it, the whole task with a framework's words around
+ * it, or a line that opens with one of the task's and runs on (a framework joins the next text to
+ * the task's last line).
+ */
+function restatesTask(line: string, task: TaskText): boolean {
+  const question = task.squashed;
+  if (line.length < 20) return false;
+  // Most lines are ruled out cheaply: a line of the task opens with some of it; a line around the
+  // whole task holds its opening.
+  const head = line.slice(0, 20).toLowerCase();
+  const opening = /\s\s|[\t\r]/.test(head) ? squash(line.slice(0, 60)).slice(0, 20) : head;
+  if (
+    !question.includes(opening) &&
+    (question.length < 20 || !line.toLowerCase().includes(question.slice(0, 20)))
+  )
+    return false;
+  const squashed = squash(line);
+  return (
+    question.includes(squashed) ||
+    (question.length >= 20 && squashed.includes(question)) ||
+    task.lines.some((taskLine) => squashed.startsWith(taskLine))
+  );
+}
+
+/**
+ * The lines of a step that may be quoted: non-empty and trimmed; no code fences; nothing up to the
+ * step's last repetition of the task (what a framework writes before it is its preamble: "You are
+ * given: (1) a task ...", "We are working to address the following user request:"); no line of a
+ * roster (two or more lines that each introduce a team member by name).
+ */
+function quotableLines(text: string, task: TaskText): string[] {
+  const lines = text
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line.length > 0 && !line.startsWith('```'));
+  const start = lines.findLastIndex((line) => restatesTask(line, task)) + 1;
+  const after = start > 0 ? lines.slice(start) : lines;
+  const rosterLines = after.filter((line) => ROSTER_LINE.test(line)).length;
+  return rosterLines >= 2 ? after.filter((line) => !ROSTER_LINE.test(line)) : after;
 }
 
 /** Fewest words, and the share of them the task has, that make a line a paraphrase of the task. */
@@ -133,41 +167,15 @@ function paraphrasesTask(line: string, task: TaskText): boolean {
   return shared >= PARAPHRASE_SHARE * words.size;
 }
 
-/**
- * The first of a step's quotable lines that shows a signal and is evidence of what the agent did:
- * not the task statement repeated or paraphrased, nor what a framework writes before repeating it,
- * nor a line of the roster (two or more lines that each introduce a team member by name).
- */
+/** The first quotable line that shows a signal and does not paraphrase the task, shortened. */
 function quoteLine(
   lines: readonly string[],
   shows: LineTest | undefined,
   task: TaskText,
 ): string | undefined {
-  const question = task.squashed;
-  let rosterLines: number | undefined;
-  const inRoster = (line: string) =>
-    ROSTER_LINE.test(line) &&
-    (rosterLines ??= lines.filter((other) => ROSTER_LINE.test(other)).length) >= 2;
-  // A line of the task, the whole task with a framework's words around it, or a line that opens
-  // with one of the task's and runs on (a framework joins the next text to the task's last line).
-  const restatesTask = (line: string) => {
-    if (line.length < 20) return false;
-    const squashed = squash(line);
-    return (
-      question.includes(squashed) ||
-      (question.length >= 20 && squashed.includes(question)) ||
-      task.lines.some((taskLine) => squashed.startsWith(taskLine))
-    );
-  };
-  // Where a step restates the task, what comes before it is the framework's preamble ("You are
-  // given: (1) a task ...", "We are working to address the following user request:").
-  const start = lines.findLastIndex(restatesTask) + 1;
-  const line = lines
-    .slice(start)
-    .find(
-      (candidate) =>
-        (!shows || shows(candidate)) && !inRoster(candidate) && !paraphrasesTask(candidate, task),
-    );
+  const line = lines.find(
+    (candidate) => (!shows || shows(candidate)) && !paraphrasesTask(candidate, task),
+  );
   if (!line) return undefined;
   return line.length > 160 ? `${line.slice(0, 157)}...` : line;
 }
@@ -227,7 +235,7 @@ export function explainStep(
   const linesOf = new Map<number, string[]>();
   const lines = (source: Step) => {
     let found = linesOf.get(source.index);
-    if (!found) linesOf.set(source.index, (found = quotableLines(source.content)));
+    if (!found) linesOf.set(source.index, (found = quotableLines(source.content, task)));
     return found;
   };
   const parts: string[] = [];
