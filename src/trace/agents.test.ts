@@ -15,6 +15,7 @@ describe('agent names', () => {
     assert.equal(roleOfSpeaker('ComputerTerminal'), 'tool');
     assert.equal(roleOfSpeaker('Verification_Expert'), 'agent');
     assert.equal(roleOfSpeaker('Orchestrator (thought)'), 'agent');
+    assert.equal(roleOfSpeaker('chat_manager'), 'system', "AG2's group chat manager");
   });
 
   it("maps a label's spelling onto the trace's", () => {

@@ -6,8 +6,11 @@ import type { StepRole, Trace, TraceLabels } from './model.js';
 
 /** Speakers that are the human user rather than an agent. */
 const HUMAN_SPEAKERS = new Set(['human', 'user', 'user_proxy', 'userproxy', 'admin']);
-/** Speakers that are framework plumbing rather than an agent. */
-const SYSTEM_SPEAKERS = new Set(['system', 'developer']);
+/**
+ * Speakers that are framework plumbing rather than an agent (AG2's group chat manager, under its
+ * default name, only posts the team's introduction; the speakers it relays keep their names).
+ */
+const SYSTEM_SPEAKERS = new Set(['system', 'developer', 'chat_manager']);
 /** Code executors and terminals: tool-like agents that run what others wrote. */
 const TOOL_SPEAKER = /(terminal|executor|code_?exec|interpreter|^tool$|^function$|^ipython$)/i;
 

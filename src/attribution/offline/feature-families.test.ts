@@ -170,6 +170,29 @@ describe('feature families', () => {
       ],
     });
     assert.deepEqual(featuresAndMask(framed).mask, [false, false, false, true]);
+    // An agent that opens a group chat by posting the task gave it; AG2's chat_manager only
+    // introduces the team. An opening step with content of its own stays a candidate.
+    const question = 'Which option describes the theory best? (A) one (B) two (C) three';
+    const posted = (opening: string) =>
+      buildTrace({
+        id: 'posted',
+        format: 'test',
+        question,
+        steps: [
+          { speaker: 'Agent_Verifier', content: opening },
+          { speaker: 'chat_manager', content: 'Hello everyone. We have assembled a great team.' },
+          { speaker: 'Agent_Problem_Solver', content: 'The answer is (B), as the text argues.' },
+        ],
+      });
+    assert.deepEqual(featuresAndMask(posted(question)).mask, [false, false, true]);
+    assert.deepEqual(
+      featuresAndMask(
+        posted(
+          `${question} I think it is (C), since the theory stresses duty over outcomes and character.`,
+        ),
+      ).mask,
+      [true, false, true],
+    );
   });
 
   it('agent features: every named feature is computed, from the named step features', () => {

@@ -77,8 +77,9 @@ function quotesEarlier(text: string, earlier: readonly { content: string }[]): b
 }
 
 /**
- * Steps that may be blamed. Never the person who gave the task, never a framework's own message (a
- * `system` step: a task assignment, a system prompt, a handler's exception report), and never a
+ * Steps that may be blamed. Never the person who gave the task (nor an agent whose opening step
+ * only posts it), never a framework's own message (a `system` step: a task assignment, a system
+ * prompt, a handler's exception report, AG2's `chat_manager` introducing the team), and never a
  * turn of the person's that only relays what others said (a framework's template, such as a debate
  * moderator's "these are the other agents' opinions"). A later turn that brings content of its own
  * is a participant's (a simulated user or customer) and may be blamed like any agent's: roles
@@ -89,6 +90,9 @@ function candidateMask(trace: Trace, run: RunFacts = runFactsOf(trace)): boolean
   const mask = trace.steps.map((step, index) => {
     if (step.role === 'system') return false;
     if (step.role !== 'human') {
+      // Whoever opens the run with the task alone gave it, whatever its role (an agent that
+      // starts a group chat by posting the question).
+      if (!spoken && givesTask(run, index)) return false;
       spoken = true;
       return true;
     }
@@ -101,6 +105,22 @@ function candidateMask(trace: Trace, run: RunFacts = runFactsOf(trace)): boolean
     );
   });
   return mask.some(Boolean) ? mask : trace.steps.map(() => true);
+}
+
+/** Share of the task's words a step must hold to restate it. */
+const TASK_COVERAGE = 0.8;
+
+/**
+ * True when an opening step only gives the task: it holds the task (most of its words) and brings
+ * fewer than OWN_WORDS words and no number of its own.
+ */
+function givesTask(run: RunFacts, index: number): boolean {
+  const { words, numbers } = run.facts[index]!;
+  if (run.questionWords.size < OWN_WORDS) return false;
+  for (const number of numbers) if (!run.questionNumbers.has(number)) return false;
+  let held = 0;
+  for (const word of run.questionWords) if (words.has(word)) held += 1;
+  return held >= TASK_COVERAGE * run.questionWords.size && newWords(run, index) < OWN_WORDS;
 }
 
 /** How far back a turn's words are looked for (bounds the cost on very long runs). */
