@@ -6,6 +6,7 @@
  * unless its team is one a training system has run with (an unusual run of a known team). The
  * model file keeps what these need; an unfamiliar trace's attribution says so.
  */
+import { onTeam } from '../../trace/agents.js';
 import type { Trace } from '../../trace/model.js';
 
 /** Mean and spread of training traces' profiles, and the distance beyond which a run is unlike them. */
@@ -52,9 +53,9 @@ function nameWords(name: string): string[] {
     .filter((word) => word.length > 1);
 }
 
-/** The names of a trace's agents (not the person who gave the task). */
+/** The names of a trace's team (not the person who gave the task, not the framework). */
 function agentNames(trace: Trace): string[] {
-  return trace.agents.filter((agent) => agent.role !== 'human').map((agent) => agent.name);
+  return trace.agents.filter(onTeam).map((agent) => agent.name);
 }
 
 /** A trace's team: its agents' names, lower-cased and sorted. */
