@@ -10,11 +10,10 @@
  *
  * Several minutes: calibrating a fold model trains it again on inner folds.
  */
-import { calibrationOf, type Calibration } from '../src/eval/calibration.js';
+import type { Calibration } from '../src/eval/calibration.js';
 import { crossValidationRecords } from '../src/eval/cross-validate.js';
 import type { FoldPlan } from '../src/eval/folds.js';
-import { agentCorrect, stepCorrect } from '../src/eval/metrics.js';
-import type { EvalRecord } from '../src/eval/store.js';
+import { calibrationOfRecords } from '../src/eval/summary.js';
 import { labelledRuns } from './labelled-runs.js';
 
 const traces = await labelledRuns('calibration.ts', process.argv.slice(2));
@@ -23,12 +22,6 @@ const cell = (calibration: Calibration | undefined) =>
   calibration
     ? `${calibration.ece.toFixed(3)} (stated ${(100 * calibration.confidence).toFixed(0)}%, right ${(100 * calibration.accuracy).toFixed(0)}%)`
     : '–';
-const agentJudged = (records: readonly EvalRecord[]) =>
-  records.map((record) => ({
-    confidence: record.predicted.agentConfidence ?? 0,
-    correct: agentCorrect(record.predicted.agent, record.label.agent, record.label.agents),
-  }));
-
 const PLANS: [string, FoldPlan][] = [
   ['cross-validated', { folds: 5, seeds: [0, 1] }],
   ['leave one system out', { by: 'system', folds: 0, seeds: [0] }],
@@ -40,21 +33,10 @@ console.log('|---|---|---|---|');
 for (const [name, plan] of PLANS)
   for (const calibrate of [false, true]) {
     process.stderr.write(`${name}, ${calibrate ? 'calibrated' : 'raw'}...\n`);
-    const records = crossValidationRecords(traces, { plan, calibrate });
-    const single = records.filter((record) => (record.label.agents?.length ?? 0) <= 1);
-    const step = calibrationOf(
-      records.flatMap((record) =>
-        record.label.step === undefined
-          ? []
-          : [
-              {
-                confidence: record.predicted.confidence ?? 0,
-                correct: stepCorrect(record.predicted.step, record.label.step),
-              },
-            ],
-      ),
-    );
+    const calibration = calibrationOfRecords(crossValidationRecords(traces, { plan, calibrate }));
+    // Where no run has several responsible agents, every run has one.
+    const single = calibration.agentSingleCause ?? calibration.agent;
     console.log(
-      `| ${name}, ${calibrate ? 'calibrated' : 'raw'} | ${cell(calibrationOf(agentJudged(single)))} | ${cell(calibrationOf(agentJudged(records)))} | ${cell(step)} |`,
+      `| ${name}, ${calibrate ? 'calibrated' : 'raw'} | ${cell(single)} | ${cell(calibration.agent)} | ${cell(calibration.step)} |`,
     );
   }

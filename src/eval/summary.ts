@@ -131,7 +131,8 @@ export interface MethodCalibration {
   step?: Calibration;
 }
 
-function calibrationOfRecords(records: readonly EvalRecord[]): MethodCalibration {
+/** How well a method's stated confidences match how often it is right, on its records. */
+export function calibrationOfRecords(records: readonly EvalRecord[]): MethodCalibration {
   const judgedAgent = (record: EvalRecord) =>
     record.predicted.agentConfidence === undefined
       ? []
