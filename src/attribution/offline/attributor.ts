@@ -59,6 +59,9 @@ export function predictOffline(
 
 const round = (value: number) => Number(value.toFixed(4));
 
+/** How many candidate steps a result lists, the named one first. */
+export const CANDIDATE_COUNT = 3;
+
 /** Attributes one trace with a loaded model. Synchronous, no I/O. */
 export function attributeWithModel(
   trace: Trace,
@@ -118,6 +121,11 @@ export function attributeWithModel(
   const mapping = model.calibration?.[familiar ? 'familiar' : 'unfamiliar'];
   const stated = (raw: number, platt: Platt | undefined) => (platt ? applyPlatt(raw, platt) : raw);
   const stepConfidence = (raw: number) => stated(raw, mapping?.step);
+  // In an unfamiliar run, the named step and the other candidates are stated at how often their
+  // rank was right on held-out systems, where that was measured (calibrate.ts).
+  const byRank = familiar ? undefined : model.calibration?.unfamiliar.stepByRank;
+  const candidateConfidence = (raw: number, rank: number) =>
+    byRank ? (byRank[rank] ?? 0) : stepConfidence(raw);
   const likeliest = ranked.find((entry) => trace.steps[entry.step]!.agent === agent)!;
   // A run unlike the step-labelled ones reports the agent's first failing step where the model
   // says so: there the step scorer's choice did not transfer (settings.ts). The agent rejected
@@ -144,18 +152,20 @@ export function attributeWithModel(
   const reason = `${named}${instead}${explanation.reason}`;
   // The named step first, then the most likely others that may be named (never the task).
   const others = ranked.filter((entry) => entry.step !== best.step && candidate(entry.step));
-  const candidates: Candidate[] = [best, ...others].slice(0, 3).map((entry) => ({
-    step: entry.step,
-    agent: trace.steps[entry.step]!.agent,
-    score: round(stepConfidence(entry.score)),
-  }));
+  const candidates: Candidate[] = [best, ...others]
+    .slice(0, CANDIDATE_COUNT)
+    .map((entry, rank) => ({
+      step: entry.step,
+      agent: trace.steps[entry.step]!.agent,
+      score: round(candidateConfidence(entry.score, rank)),
+    }));
   return {
     agent,
     step: best.step,
     reason,
     evidence: explanation.evidence,
     method: 'offline',
-    confidence: round(stepConfidence(best.score)),
+    confidence: round(candidateConfidence(best.score, 0)),
     agentConfidence: round(stated(agentProbability.get(agent) ?? 0, mapping?.agent)),
     familiar,
     candidates,

@@ -9,7 +9,7 @@
 import { namesResponsible, responsibleAgents } from '../../trace/agents.js';
 import type { Trace } from '../../trace/model.js';
 import { subsetOf } from '../../trace/subset.js';
-import { attributeWithModel } from './attributor.js';
+import { attributeWithModel, CANDIDATE_COUNT } from './attributor.js';
 import { fitPlatt, IDENTITY, type ConfidenceCalibration } from './platt.js';
 import { assignFolds } from './folds.js';
 import { isLabelled } from './inputs.js';
@@ -25,7 +25,8 @@ import {
 type Judged = {
   /** `single`: the run has one responsible agent (injected faults often have several). */
   agent: { confidence: number; correct: boolean; single: boolean }[];
-  step: { confidence: number; correct: boolean }[];
+  /** `rank`: where the labelled step is among the candidates (0 the named step; -1 not listed). */
+  step: { confidence: number; correct: boolean; rank: number }[];
 };
 
 function judge(tested: readonly Trace[], model: OfflineModel, into: Judged): void {
@@ -38,7 +39,11 @@ function judge(tested: readonly Trace[], model: OfflineModel, into: Judged): voi
         single: responsibleAgents(trace).length === 1,
       });
     if (result.confidence !== undefined && trace.labels?.step !== undefined)
-      into.step.push({ confidence: result.confidence, correct: result.step === trace.labels.step });
+      into.step.push({
+        confidence: result.confidence,
+        correct: result.step === trace.labels.step,
+        rank: (result.candidates ?? []).findIndex((entry) => entry.step === trace.labels?.step),
+      });
   }
 }
 
@@ -46,6 +51,21 @@ function judge(tested: readonly Trace[], model: OfflineModel, into: Judged): voi
 function singleCause(judged: Judged['agent']): Judged['agent'] {
   const single = judged.filter((item) => item.single);
   return single.length > 0 ? single : judged;
+}
+
+/**
+ * How often the labelled step was the named one, the first other candidate and the second: rates
+ * that never rise with rank, so the candidates still read in order. Undefined with fewer than ten
+ * judged runs.
+ */
+function rateByRank(judged: Judged['step']): number[] | undefined {
+  if (judged.length < 10) return undefined;
+  const rates: number[] = [];
+  for (let rank = 0; rank < CANDIDATE_COUNT; rank += 1) {
+    const rate = judged.filter((item) => item.rank === rank).length / judged.length;
+    rates.push(Number(Math.min(rate, rates.at(-1) ?? 1).toPrecision(6)));
+  }
+  return rates;
 }
 
 /**
@@ -95,6 +115,7 @@ export function calibrationFor(
         unfamiliar,
       );
     }
+  const stepByRank = rateByRank(unfamiliar.step);
   return {
     // Agent confidence states the chance that the named agent is *the* responsible one: where some
     // runs have a single responsible agent, only those are fitted on. Naming any of several is
@@ -104,6 +125,12 @@ export function calibrationFor(
     // mapping understated the final model's accuracy (nested cross-validation: ECE 0.087 raw,
     // 0.116 mapped; docs/MODEL.md).
     familiar: { agent: fitPlatt(singleCause(familiar.agent)), step: { ...IDENTITY } },
-    unfamiliar: { agent: fitPlatt(singleCause(unfamiliar.agent)), step: fitPlatt(unfamiliar.step) },
+    // On unseen systems, higher step scores were not right more often (the shipped model's step
+    // mapping has slope 0): each candidate is stated at how often its rank was right.
+    unfamiliar: {
+      agent: fitPlatt(singleCause(unfamiliar.agent)),
+      step: fitPlatt(unfamiliar.step),
+      ...(stepByRank ? { stepByRank } : {}),
+    },
   };
 }

@@ -64,7 +64,11 @@ const modelSchema = z.object({
   calibration: z
     .object({
       familiar: z.object({ agent: plattSchema, step: plattSchema }),
-      unfamiliar: z.object({ agent: plattSchema, step: plattSchema }),
+      unfamiliar: z.object({
+        agent: plattSchema,
+        step: plattSchema,
+        stepByRank: z.array(z.number().min(0).max(1)).optional(),
+      }),
     })
     .optional(),
   /** The MAST failure-mode classifier (mode-model.ts); without it, results name no modes. */

@@ -291,6 +291,28 @@ describe('familiarity and confidence', () => {
     assert.ok(calibration.unfamiliar.step.a < 1);
   });
 
+  it("states an unfamiliar run's candidates at how often their rank was right held out", async () => {
+    const model = loadOfflineModel();
+    const byRank = model.calibration?.unfamiliar.stepByRank;
+    assert.ok(byRank && byRank.length === 3, 'the shipped model has a rate per rank');
+    assert.ok(byRank[0]! >= byRank[1]! && byRank[1]! >= byRank[2]!);
+    const unseen = await loadTrace(join(FIXTURES, 'formats/otlp-genai-semconv.json'));
+    const result = attributeWithModel(unseen, model);
+    assert.equal(result.familiar, false);
+    assert.equal(result.confidence, byRank[0]);
+    assert.deepEqual(
+      result.candidates?.map((candidate) => candidate.score),
+      byRank.slice(0, result.candidates?.length).map((rate) => Number(rate.toFixed(4))),
+    );
+    // Older model files, without the rates, state the step mapping's rate for each candidate.
+    const { stepByRank: _dropped, ...older } = model.calibration!.unfamiliar;
+    const old = attributeWithModel(unseen, {
+      ...model,
+      calibration: { ...model.calibration!, unfamiliar: older },
+    });
+    assert.equal(new Set(old.candidates?.map((candidate) => candidate.score)).size, 1);
+  });
+
   it('names the top step of an unfamiliar run (no earliest-step rule); older model files still load', async () => {
     const shipped = loadOfflineModel();
     assert.equal(shipped.decoding.unfamiliarAgentWeight, 2);

@@ -12,7 +12,16 @@ export interface Platt {
 /** The mappings of agent and step confidence, for familiar and for unfamiliar runs. */
 export interface ConfidenceCalibration {
   familiar: { agent: Platt; step: Platt };
-  unfamiliar: { agent: Platt; step: Platt };
+  unfamiliar: {
+    agent: Platt;
+    step: Platt;
+    /**
+     * How often the named step, the first other candidate and the second were the labelled step of
+     * held-out runs (stated in that order in an unfamiliar run, in place of the step mapping).
+     * Absent in older model files and where fewer than ten held-out runs had a step label.
+     */
+    stepByRank?: number[];
+  };
 }
 
 /** The identity mapping (raw scores as they are). */
