@@ -167,13 +167,24 @@ describe('web page in Chromium', { skip }, () => {
     await page.close();
   });
 
-  it('marks recorded errors, unfolds them and reaches them with n', async () => {
+  it("marks recorded errors, unfolds them and reaches them with n; shows a speaking turn's tool calls", async () => {
     const trace = {
       question: 'What is 6 x 7?',
       ground_truth: '42',
       history: [
         { role: 'user', name: 'user', content: 'What is 6 x 7?' },
-        { role: 'assistant', name: 'Coder', content: '```python\nprint(6 * 8)\n```' },
+        {
+          role: 'assistant',
+          name: 'Coder',
+          content: '```python\nprint(6 * 8)\n```',
+          tool_calls: [
+            {
+              id: 'c1',
+              type: 'function',
+              function: { name: 'run_python', arguments: '{"file":"a.py"}' },
+            },
+          ],
+        },
         {
           role: 'user',
           name: 'Computer_terminal',
@@ -193,6 +204,10 @@ describe('web page in Chromium', { skip }, () => {
     assert.equal(await marked.locator('.badge.error').textContent(), 'error');
     assert.equal(await marked.locator('details.tool-output').getAttribute('open'), '');
     assert.equal(await page.locator('.timeline-errors span').count(), 1);
+    assert.equal(
+      await page.locator('article.step[data-step="1"] .tool-calls').textContent(),
+      '→ run_python({"file":"a.py"})',
+    );
     await page.keyboard.press('n');
     assert.equal(await page.locator('article.step.focused').getAttribute('data-step'), '2');
     await page.close();

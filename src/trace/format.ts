@@ -140,11 +140,6 @@ export function completionMessage(response: unknown): Record<string, unknown> {
   return isObject(choices[0]) && isObject(choices[0].message) ? choices[0].message : {};
 }
 
-/** What a step that only called tools says: `name(arguments)`, one call a line. */
-export function callsText(calls: readonly ToolCall[]): string {
-  return calls.map((call) => `${call.name}(${call.arguments})`).join('\n');
-}
-
 /** A file-derived trace id: the base name without extension. */
 export function idFromFile(file: string): string {
   const base = file.split(/[\\/]/).pop() ?? file;

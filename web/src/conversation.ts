@@ -46,6 +46,23 @@ function stepContent(step: Step, error: string | undefined): HTMLElement {
   );
 }
 
+/**
+ * The tool calls of a turn that also says something: importers write a call into the content only
+ * when the turn says nothing else, so these would otherwise not show (the offline model reads them
+ * the same way, src/trace/step-text.ts).
+ */
+function callsLine(step: Step): HTMLElement | null {
+  const unshown = (step.toolCalls ?? []).filter(
+    (call) => !step.content.includes(`${call.name}(`) && !step.content.includes(call.arguments),
+  );
+  if (unshown.length === 0) return null;
+  return element(
+    'pre',
+    { class: 'tool-calls', title: 'tool calls made in this step' },
+    unshown.map((call) => `→ ${call.name}(${call.arguments})`).join('\n'),
+  );
+}
+
 /** The span facts a tracing source recorded for the step, as one short line (null without). */
 function spanLine(step: Step): HTMLElement | null {
   const span = step.span;
@@ -130,6 +147,7 @@ export function renderConversation(
       ),
       error === undefined ? null : element('p', { class: 'recorded-error' }, `Recorded: ${error}`),
       stepContent(step, error),
+      callsLine(step),
     );
     node.style.borderLeftColor = colourOf(step.agent);
     if (trace.labels?.step === step.index) node.classList.add('labelled');

@@ -1,9 +1,11 @@
 /**
- * How a trace is shown to a model: numbered steps with their agent, shortened to fit the context
- * window when needed. Shortening keeps each step's head and tail (where plans, answers and errors
+ * How a trace is shown to a model: numbered steps with their agent (each step's content with the
+ * tool calls it does not show, `trace/step-text.ts`), shortened to fit the context window when
+ * needed. Shortening keeps each step's head and tail (where plans, answers and errors
  * usually sit) and says what it cut, so the model and the user both know.
  */
 import type { Trace } from '../../trace/model.js';
+import { stepText } from '../../trace/step-text.js';
 import { tokenCount } from '../../llm/tokens.js';
 
 /** Tokens kept free for the system prompt, the question and its reply format, and the reply. */
@@ -39,7 +41,7 @@ function renderCut(
   let cut = 0;
   const text = indices
     .map((index) => {
-      const content = trace.steps[index]!.content;
+      const content = stepText(trace.steps[index]!);
       const limit = limitOf(content);
       if (content.length > limit) cut += 1;
       return renderStep(trace, index, headAndTail(content, limit));
@@ -51,7 +53,7 @@ function renderCut(
 /** The first `head` and last `tail` steps, briefly, with a marker for the steps between. */
 function renderEnds(trace: Trace, indices: readonly number[], head: number, tail: number): string {
   const brief = (index: number) =>
-    renderStep(trace, index, headAndTail(trace.steps[index]!.content, KEPT_WHEN_DROPPING));
+    renderStep(trace, index, headAndTail(stepText(trace.steps[index]!), KEPT_WHEN_DROPPING));
   const first = indices.slice(0, head);
   const last = indices.slice(indices.length - tail);
   const gap = indices.slice(head, indices.length - tail);

@@ -3,6 +3,7 @@
  * score, in words, with the line of the step (or the following tool output) that shows them.
  */
 import type { Step, Trace } from '../../trace/model.js';
+import { stepText } from '../../trace/step-text.js';
 import type { Evidence } from '../method.js';
 import { FEATURE_NAMES, type FeatureName } from './feature-names.js';
 import type { LinearScorer } from './scoring.js';
@@ -207,7 +208,7 @@ export function explainStep(
     words: wordsIn(trace.question ?? ''),
   };
   const view: StepView = {
-    content: step.content,
+    content: stepText(step),
     value: (feature) => row[FEATURE_NAMES.indexOf(feature)] ?? 0,
   };
   const contributions = FEATURE_NAMES.map((name, column) => ({
@@ -235,7 +236,7 @@ export function explainStep(
   const linesOf = new Map<number, string[]>();
   const lines = (source: Step) => {
     let found = linesOf.get(source.index);
-    if (!found) linesOf.set(source.index, (found = quotableLines(source.content, task)));
+    if (!found) linesOf.set(source.index, (found = quotableLines(stepText(source), task)));
     return found;
   };
   const parts: string[] = [];

@@ -1,9 +1,11 @@
 /**
  * Per-step text facts, computed once per step and reused by its own and its neighbours' features:
- * the scanned text, its words and numbers, whether it is a failing or empty tool output, a
- * progress review, and what the agent says (phrases.ts).
+ * the scanned text (the content, and the tool calls the content does not show), its words and
+ * numbers, whether it is a failing or empty tool output, a progress review, and what the agent says
+ * (phrases.ts).
  */
 import type { Step } from '../../trace/model.js';
+import { stepText } from '../../trace/step-text.js';
 import { NO_PHRASES, findPhrases, type PhraseHits } from './phrases.js';
 import { EMPTY_OUTPUT, ERROR_OUTPUT, numbersIn } from './text-signals.js';
 import { readWords } from './tokens.js';
@@ -44,7 +46,7 @@ const WORD_WINDOW = { head: 1_200, tail: 300 };
 
 /** The facts of one step. */
 export function factsOf(step: Step): StepFacts {
-  const text = scanText(step.content);
+  const text = scanText(stepText(step));
   const lower = text.toLowerCase();
   const toolLike = step.role === 'tool' || (step.toolResults?.length ?? 0) > 0;
   const actor = step.role === 'agent';

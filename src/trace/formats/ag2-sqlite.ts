@@ -9,13 +9,13 @@ import { TraceFormatError } from '../../errors.js';
 import { buildTrace, type DraftStep } from '../build-trace.js';
 import {
   parseJsonOr,
-  callsText,
   openAiToolCalls,
   completionMessage,
   isObject,
   textOf,
   type TraceFormat,
 } from '../format.js';
+import { callsText } from '../step-text.js';
 import { sortKeyOfTime } from '../spans.js';
 import { requireSteps } from './chat-messages.js';
 

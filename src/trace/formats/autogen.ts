@@ -9,7 +9,6 @@ import { TraceFormatError } from '../../errors.js';
 import { buildTrace, type DraftStep } from '../build-trace.js';
 import {
   parseJsonOr,
-  callsText,
   openAiToolCalls,
   completionMessage,
   argumentsText,
@@ -19,6 +18,7 @@ import {
   type ImportContext,
   type TraceFormat,
 } from '../format.js';
+import { callsText } from '../step-text.js';
 import type { RawInput } from '../read-input.js';
 import { draftStepsFromMessages, requireSteps } from './chat-messages.js';
 
@@ -120,9 +120,7 @@ function agentChatSteps(list: unknown[], field: string, context: ImportContext):
         name: call.name,
         arguments: argumentsText(call.arguments),
       }));
-      step.content = calls
-        .map((call) => `${call.name}(${argumentsText(call.arguments)})`)
-        .join('\n');
+      step.content = callsText(step.toolCalls);
     } else if (message.type === 'ToolCallExecutionEvent') {
       const results = validate(z.array(executionResultSchema), message.content ?? [], {
         file: context.file,

@@ -5,7 +5,8 @@
 import { z } from 'zod';
 import { TraceFormatError } from '../../errors.js';
 import type { DraftStep } from '../build-trace.js';
-import { argumentsText, callsText, textOf, validate } from '../format.js';
+import { argumentsText, textOf, validate } from '../format.js';
+import { callsText } from '../step-text.js';
 import type { StepRole, TraceLabels } from '../model.js';
 
 const toolCallSchema = z.object({

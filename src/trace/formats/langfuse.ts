@@ -7,7 +7,6 @@ import { z } from 'zod';
 import { TraceFormatError } from '../../errors.js';
 import { buildTrace } from '../build-trace.js';
 import {
-  callsText,
   openAiToolCalls,
   argumentsText,
   isObject,
@@ -15,6 +14,7 @@ import {
   validate,
   type TraceFormat,
 } from '../format.js';
+import { callsText } from '../step-text.js';
 import {
   sortKeyOfTime,
   stepsFromSpans,

@@ -7,7 +7,6 @@ import { z } from 'zod';
 import { TraceFormatError } from '../../errors.js';
 import { buildTrace } from '../build-trace.js';
 import {
-  callsText,
   argumentsText,
   isObject,
   textOf,
@@ -15,6 +14,7 @@ import {
   type ImportContext,
   type TraceFormat,
 } from '../format.js';
+import { callsText } from '../step-text.js';
 import type { ToolCall } from '../model.js';
 import type { RawInput } from '../read-input.js';
 import {

@@ -6,14 +6,8 @@
 import { z } from 'zod';
 import { TraceFormatError } from '../../errors.js';
 import { buildTrace } from '../build-trace.js';
-import {
-  callsText,
-  argumentsText,
-  isObject,
-  textOf,
-  validate,
-  type TraceFormat,
-} from '../format.js';
+import { argumentsText, isObject, textOf, validate, type TraceFormat } from '../format.js';
+import { callsText } from '../step-text.js';
 import type { ToolCall } from '../model.js';
 import { decodeOtlp, isOtlp } from '../otlp.js';
 import type { RawInput } from '../read-input.js';

@@ -5,14 +5,8 @@
  */
 import { TraceFormatError } from '../../errors.js';
 import { buildTrace } from '../build-trace.js';
-import {
-  parseJsonOr,
-  callsText,
-  argumentsText,
-  isObject,
-  textOf,
-  type TraceFormat,
-} from '../format.js';
+import { parseJsonOr, argumentsText, isObject, textOf, type TraceFormat } from '../format.js';
+import { callsText } from '../step-text.js';
 import type { ToolCall } from '../model.js';
 import { decodeOtlp, isOtlp, type OtlpSpan } from '../otlp.js';
 import {
