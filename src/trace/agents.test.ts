@@ -1,6 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { canonicalAgentName, matchAgentName, roleOfSpeaker, sameAgent } from './agents.js';
+import { buildTrace } from './build-trace.js';
+import {
+  blamableSteps,
+  canonicalAgentName,
+  matchAgentName,
+  roleOfSpeaker,
+  sameAgent,
+} from './agents.js';
 
 describe('agent names', () => {
   it('folds Magentic-One speakers onto the agent', () => {
@@ -23,5 +30,30 @@ describe('agent names', () => {
     assert.equal(matchAgentName('Orchestrator (thought)', ['Orchestrator']), 'Orchestrator');
     assert.ok(sameAgent('web_surfer', 'WebSurfer'));
     assert.ok(!sameAgent('WebSurfer', 'FileSurfer'));
+  });
+
+  it("may blame the team and a person's own later turns, never the task, the framework or a relay", () => {
+    const trace = buildTrace({
+      id: 'debate',
+      format: 'test',
+      steps: [
+        { speaker: 'system', content: 'You are a helpful team.' },
+        { speaker: 'human', content: 'What is 2 + 2? Answer with a number.' },
+        { speaker: 'Solver', content: 'I think the answer is 5 because of carrying.' },
+        {
+          speaker: 'human',
+          content: 'Others said: I think the answer is 5 because of carrying. Update?',
+        },
+        { speaker: 'human', content: 'Actually I meant 2 + 3, sorry.' },
+        { speaker: 'Solver', content: '5' },
+      ],
+    });
+    assert.deepEqual(blamableSteps(trace), [2, 4, 5]);
+    assert.deepEqual(
+      blamableSteps(
+        buildTrace({ id: 'x', format: 'test', steps: [{ speaker: 'human', content: 'hi' }] }),
+      ),
+      [],
+    );
   });
 });

@@ -2,7 +2,7 @@
  * Canonical agent names and roles. Speakers are written many ways across frameworks; labels and
  * methods compare canonical names only.
  */
-import type { StepRole, Trace, TraceLabels } from './model.js';
+import type { Step, StepRole, Trace, TraceLabels } from './model.js';
 
 /** Speakers that are the human user rather than an agent. */
 const HUMAN_SPEAKERS = new Set(['human', 'user', 'user_proxy', 'userproxy', 'admin']);
@@ -40,6 +40,41 @@ export function roleOfSpeaker(speaker: string): StepRole {
  */
 export function onTeam(entry: { role: StepRole }): boolean {
   return entry.role !== 'human' && entry.role !== 'system';
+}
+
+/** A turn that repeats this much of an earlier step's opening, verbatim, relays it. */
+const QUOTE_LENGTH = 40;
+/** How many earlier steps a turn is checked against (a relay passes on recent turns). */
+const QUOTE_WINDOW = 50;
+
+/**
+ * True when step `index` repeats, verbatim, the opening of one of the steps just before it: it
+ * relays what others said (a debate moderator's "these are the other agents' opinions").
+ */
+export function relaysEarlier(steps: readonly Step[], index: number): boolean {
+  const text = steps[index]!.content;
+  return steps.slice(Math.max(0, index - QUOTE_WINDOW), index).some((step) => {
+    const opening = step.content.trim().slice(0, QUOTE_LENGTH);
+    return opening.length === QUOTE_LENGTH && text.includes(opening);
+  });
+}
+
+/**
+ * The steps a method may blame: the team's, and the person's turns once the team has spoken that
+ * do not relay others (a simulated user or customer inside the run is a participant: roles follow
+ * the run's structure, not the word `user`). Never the task, never the framework's own messages.
+ * The offline model narrows this further (attribution/offline/features.ts).
+ */
+export function blamableSteps(trace: Pick<Trace, 'steps'>): number[] {
+  const first = trace.steps.findIndex(onTeam);
+  if (first === -1) return [];
+  return trace.steps
+    .filter(
+      (step, index) =>
+        onTeam(step) ||
+        (step.role === 'human' && index > first && !relaysEarlier(trace.steps, index)),
+    )
+    .map((step) => step.index);
 }
 
 /**

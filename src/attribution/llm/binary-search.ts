@@ -2,7 +2,7 @@
  * Binary Search: repeatedly ask which half of the current range holds the decisive error, at most
  * ⌈log2 N⌉ choices. An unreadable choice is retried once, then reported: never decided by a coin.
  */
-import { onTeam } from '../../trace/agents.js';
+import { blamableSteps } from '../../trace/agents.js';
 import { halfPrompt, taskHeader } from './prompts.js';
 import { halfReplySchema, parseHalfReply } from './replies.js';
 import { LlmSession, UnreadableReply, type LlmRunner } from './session.js';
@@ -12,8 +12,7 @@ export const runBinarySearch: LlmRunner = async (trace, client, options) => {
   const session = new LlmSession(client, trace);
   const header = taskHeader(trace, options.useGroundTruth !== false);
   // The human's opening request (and a system prompt before it) is never the decisive step.
-  let low = trace.steps.findIndex(onTeam);
-  if (low === -1) low = 0;
+  let low = blamableSteps(trace)[0] ?? 0;
   let high = trace.steps.length - 1;
   const reasons: string[] = [];
   while (low < high) {

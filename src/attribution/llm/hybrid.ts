@@ -1,7 +1,7 @@
 /**
  * Hybrid: All-at-Once names the agent, then Step-by-Step judges that agent's steps in order.
  */
-import { onTeam, sameAgent } from '../../trace/agents.js';
+import { blamableSteps, sameAgent } from '../../trace/agents.js';
 import { foundModes } from '../found-mode.js';
 import { askAllAtOnce } from './all-at-once.js';
 import { judgeSteps } from './step-by-step.js';
@@ -14,9 +14,9 @@ export const runHybrid: LlmRunner = async (trace, client, options) => {
   if (first instanceof UnreadableReply) return session.unparsed('hybrid', first, 'answer');
   // The modes come from the first call, which asks for them with the agent and step.
   const modes = first.modes ? { modes: foundModes(first.modes) } : {};
-  const steps = trace.steps
-    .filter((step) => onTeam(step) && sameAgent(step.agent, first.agent))
-    .map((step) => step.index);
+  const steps = blamableSteps(trace).filter((index) =>
+    sameAgent(trace.steps[index]!.agent, first.agent),
+  );
   const speaker = trace.steps[first.step]!.agent;
   if (steps.length === 0)
     // The named agent never speaks: the step it was paired with names the agent instead.

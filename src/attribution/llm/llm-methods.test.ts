@@ -162,6 +162,29 @@ describe('LLM method logic', () => {
     );
   });
 
+  it("step-by-step asks about a simulated customer's turns, never the task or a relay", async () => {
+    const support = buildTrace({
+      id: 'support',
+      format: 'test',
+      question: 'Cancel my order for the blue lamp.',
+      steps: [
+        { speaker: 'user', content: 'Cancel my order for the blue lamp.' },
+        { speaker: 'assistant', content: 'Which order is it? Please give me its id.' },
+        { speaker: 'user', content: 'It is order #W99, the red chair one.' },
+        { speaker: 'user', content: 'Quoting: Which order is it? Please give me its id. Again.' },
+        { speaker: 'assistant', content: 'Cancelled order #W99.' },
+      ],
+    });
+    const client = scriptedModel([
+      '{"error": false, "reason": "asks for the id"}',
+      '{"error": true, "reason": "the customer gave the wrong order"}',
+    ]);
+    const result = await stepByStep(support, { client });
+    assert.equal(result.step, 2);
+    assert.equal(result.agent, 'user');
+    assert.match(client.prompts()[0]!, /Agents: user, assistant/);
+  });
+
   it('step-by-step reports no answer when no step is judged an error', async () => {
     const client = scriptedModel(
       trace.steps.slice(1).map(() => '{"error": false, "reason": "ok"}'),

@@ -2,7 +2,7 @@
  * The prompts of the LLM methods. The wording follows the Who&When methods; the reply formats are
  * the JSON protocol of docs/PROTOCOL.md. The expected answer appears only when allowed.
  */
-import { onTeam } from '../../trace/agents.js';
+import { blamableSteps } from '../../trace/agents.js';
 import { MAST_MODES } from '../../trace/mast.js';
 import type { Trace } from '../../trace/model.js';
 
@@ -21,9 +21,11 @@ export const SYSTEM_PROMPT = `You analyse the log of a multi-agent system that t
 export function taskHeader(trace: Trace, useGroundTruth: boolean): string {
   const lines = [`Task: ${trace.question ?? '(not stated in the log)'}`];
   if (useGroundTruth && trace.groundTruth) lines.push(`Expected answer: ${trace.groundTruth}`);
+  // The agents that may be blamed: the team, and a person who takes part (a simulated customer).
+  const blamable = new Set(blamableSteps(trace).map((index) => trace.steps[index]!.agent));
   lines.push(
     `Agents: ${trace.agents
-      .filter(onTeam)
+      .filter((agent) => blamable.has(agent.name))
       .map((agent) => agent.name)
       .join(', ')}`,
   );

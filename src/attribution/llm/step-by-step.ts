@@ -2,7 +2,7 @@
  * Step-by-Step: judge each step in order, with the log up to it, and stop at the first step judged
  * the decisive error. At most one verdict per candidate step (and at most `maxCalls` verdicts).
  */
-import { onTeam } from '../../trace/agents.js';
+import { blamableSteps } from '../../trace/agents.js';
 import type { Trace } from '../../trace/model.js';
 import type { Attribution, AttributeOptions } from '../method.js';
 import { stepVerdictPrompt, taskHeader } from './prompts.js';
@@ -53,9 +53,12 @@ export async function judgeSteps(
   });
 }
 
-/** Steps a model is asked about: every step of the team (not the person's, not the framework's). */
+/**
+ * Steps a model is asked about: the team's, and a participating person's (a simulated customer's)
+ * once the team has spoken; never the task or the framework's messages (trace/agents.ts).
+ */
 export function candidateSteps(trace: Trace): number[] {
-  return trace.steps.filter(onTeam).map((step) => step.index);
+  return blamableSteps(trace);
 }
 
 /** Runs Step-by-Step on a trace. */

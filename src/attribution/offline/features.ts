@@ -5,6 +5,7 @@
  * gracefully where a format carries less. The model never sees ids, file names or the question
  * text itself, only derived quantities.
  */
+import { relaysEarlier } from '../../trace/agents.js';
 import type { Trace } from '../../trace/model.js';
 import { fillStepFeatures, type FeatureValues } from './feature-families.js';
 import { FEATURE_NAMES } from './feature-names.js';
@@ -63,19 +64,6 @@ function emptyValues(): FeatureValues {
 
 /** Fewest new words that make a later turn of the person a contribution of its own. */
 const OWN_WORDS = 5;
-/** A turn that repeats this much of an earlier step's opening, verbatim, relays it. */
-const QUOTE_LENGTH = 40;
-/** How many earlier steps a turn is checked against (a relay passes on recent turns). */
-const QUOTE_WINDOW = 50;
-
-/** True when `text` repeats, verbatim, the opening of one of the earlier steps. */
-function quotesEarlier(text: string, earlier: readonly { content: string }[]): boolean {
-  return earlier.some((step) => {
-    const opening = step.content.trim().slice(0, QUOTE_LENGTH);
-    return opening.length === QUOTE_LENGTH && text.includes(opening);
-  });
-}
-
 /**
  * Steps that may be blamed. Never the person who gave the task (nor an agent whose opening step
  * only posts it), never a framework's own message (a `system` step: a task assignment, a system
@@ -98,11 +86,7 @@ function candidateMask(trace: Trace, run: RunFacts = runFactsOf(trace)): boolean
     }
     // The person's turns before any agent spoke are the task; later ones count if they add content
     // of their own rather than relay what others said. (Rare: checked only for those turns.)
-    return (
-      spoken &&
-      newWords(run, index) >= OWN_WORDS &&
-      !quotesEarlier(step.content, trace.steps.slice(Math.max(0, index - QUOTE_WINDOW), index))
-    );
+    return spoken && newWords(run, index) >= OWN_WORDS && !relaysEarlier(trace.steps, index);
   });
   return mask.some(Boolean) ? mask : trace.steps.map(() => true);
 }
