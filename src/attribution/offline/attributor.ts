@@ -3,6 +3,7 @@
  * a reason quoting the evidence. No API key, no network, a few milliseconds per trace.
  */
 import { fileURLToPath } from 'node:url';
+import { blamableSteps } from '../../trace/agents.js';
 import type { Trace } from '../../trace/model.js';
 import {
   NO_USAGE,
@@ -68,6 +69,18 @@ export function attributeWithModel(
   model: OfflineModel,
   options: AttributeOptions = {},
 ): Attribution {
+  // A run with no step by an agent or a tool (only the task, or the framework's messages) has no
+  // one to blame; naming the person who gave the task would read as a verdict.
+  if (blamableSteps(trace).length === 0)
+    return {
+      agent: null,
+      step: null,
+      reason:
+        "No attribution: no agent or tool took a step in this run (it holds only the task or the framework's messages), so there is no one to blame.",
+      evidence: [],
+      method: 'offline',
+      usage: { ...NO_USAGE },
+    };
   const { rows, stepProbabilities, agents } = predictOffline(trace, model, options);
   const look = lookOf(trace, rows);
   const familiar = isFamiliar(look, model.familiarity, knownNames(model.familiarity));

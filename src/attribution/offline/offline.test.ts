@@ -108,6 +108,22 @@ describe('offline attributor', () => {
     assert.ok(without.every((row) => row[column] === 0));
   });
 
+  it('answers nothing, rather than blame the task, for a run in which no agent took a step', () => {
+    const trace = buildTrace({
+      id: 't',
+      format: 'test',
+      question: 'hi',
+      steps: [
+        { speaker: 'system', content: 'You are a helpful assistant.' },
+        { speaker: 'user', content: 'hi' },
+      ],
+    });
+    const result = attributeWithModel(trace, loadOfflineModel());
+    assert.equal(result.agent, null);
+    assert.equal(result.step, null);
+    assert.match(result.reason, /no agent or tool took a step/);
+  });
+
   it('rejects a model file of another feature set with an actionable message', () => {
     const model = JSON.parse(readFileSync(DEFAULT_MODEL_PATH, 'utf8'));
     model.step.features = model.step.features.slice(1);
