@@ -12,7 +12,7 @@ export function callsText(calls: readonly ToolCall[]): string {
 }
 
 /** True when the content already shows the call (its `name(` or its arguments). */
-function shows(content: string, call: { name: string; arguments: string }): boolean {
+function shows(content: string, call: ToolCall): boolean {
   return content.includes(`${call.name}(`) || content.includes(call.arguments);
 }
 
