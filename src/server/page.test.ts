@@ -210,6 +210,9 @@ describe('web page in Chromium', { skip }, () => {
     );
     await page.keyboard.press('n');
     assert.equal(await page.locator('article.step.focused').getAttribute('data-step'), '2');
+    // The listed calls are found by search.
+    await page.locator('#search').fill('a.py');
+    assert.equal(await page.locator('#search-count').textContent(), '1 step');
     await page.close();
   });
 

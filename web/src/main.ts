@@ -383,7 +383,16 @@ function runSearch(): void {
   open.matches = needle
     ? open.trace.steps
         .filter((step) => !open.view.nodes.get(step.index)?.hidden)
-        .filter((step) => `${step.agent}\n${step.content}`.toLowerCase().includes(needle))
+        .filter((step) =>
+          [
+            step.agent,
+            step.content,
+            ...(step.toolCalls ?? []).map((call) => `${call.name}(${call.arguments})`),
+          ]
+            .join('\n')
+            .toLowerCase()
+            .includes(needle),
+        )
         .map((step) => step.index)
     : [];
   open.searchAt = -1;
