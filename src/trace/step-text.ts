@@ -18,7 +18,9 @@ function shows(content: string, call: ToolCall): boolean {
 
 /** A step's content followed by each tool call of its that the content does not show. */
 export function stepText(step: Pick<Step, 'content' | 'toolCalls'>): string {
-  const hidden = (step.toolCalls ?? []).filter((call) => !shows(step.content, call));
+  // Most steps call no tool: their text is their content, with nothing allocated.
+  if (!step.toolCalls?.length) return step.content;
+  const hidden = step.toolCalls.filter((call) => !shows(step.content, call));
   if (hidden.length === 0) return step.content;
   const calls = callsText(hidden);
   return step.content.trim() ? `${step.content}\n${calls}` : calls;

@@ -3,7 +3,7 @@
  * a reason quoting the evidence. No API key, no network, a few milliseconds per trace.
  */
 import { fileURLToPath } from 'node:url';
-import { blamableSteps } from '../../trace/agents.js';
+import { onTeam } from '../../trace/agents.js';
 import type { Trace } from '../../trace/model.js';
 import {
   NO_USAGE,
@@ -70,8 +70,9 @@ export function attributeWithModel(
   options: AttributeOptions = {},
 ): Attribution {
   // A run with no step by an agent or a tool (only the task, or the framework's messages) has no
-  // one to blame; naming the person who gave the task would read as a verdict.
-  if (blamableSteps(trace).length === 0)
+  // one to blame (blamableSteps is empty exactly then); naming the person who gave the task would
+  // read as a verdict.
+  if (!trace.steps.some(onTeam))
     return {
       agent: null,
       step: null,
