@@ -1,10 +1,10 @@
 /**
- * Human-readable rendering for the terminal: step tables, trace summaries and attributions.
+ * Human-readable rendering of attributions for the terminal (a trace's step table is in
+ * render-trace.ts).
  */
-import Table from 'cli-table3';
 import pc from 'picocolors';
 import type { Attribution, FoundMode } from '../attribution/method.js';
-import { mastLabel, mastMode } from '../trace/mast.js';
+import { mastMode } from '../trace/mast.js';
 import type { Trace } from '../trace/model.js';
 
 /** First non-empty line of a text, cut to `width` characters. */
@@ -25,58 +25,6 @@ export function speakerLabel(agent: string, speaker: string): string {
   if (speaker === agent) return agent;
   const rest = speaker.startsWith(agent) ? speaker.slice(agent.length).trim() : speaker;
   return /^\(.*\)$/.test(rest) ? `${agent} ${rest}` : `${agent} (${rest})`;
-}
-
-/** The steps as a table, then agents and labels. */
-export function renderTrace(trace: Trace, width = process.stdout.columns ?? 100): string {
-  const contentWidth = Math.max(30, width - 50);
-  // cli-table3 colours headers even when piped; keep it plain.
-  const table = new Table({
-    head: ['#', 'agent', 'role', 'content'],
-    style: { head: [], border: [] },
-    wordWrap: false,
-  });
-  for (const step of trace.steps) {
-    const marker = trace.labels?.step === step.index ? '*' : '';
-    table.push([
-      `${step.index}${marker}`,
-      speakerLabel(step.agent, step.speaker),
-      step.role,
-      firstLine(step.content, contentWidth),
-    ]);
-  }
-  const lines = [
-    `${pc.bold('trace')} ${trace.id}  ${pc.dim(`format ${trace.format}, ${trace.steps.length} steps, outcome ${trace.outcome}`)}`,
-  ];
-  if (trace.question) lines.push(`${pc.bold('task')}  ${firstLine(trace.question, width - 6)}`);
-  if (trace.groundTruth)
-    lines.push(`${pc.bold('expected answer')}  ${firstLine(trace.groundTruth, width - 18)}`);
-  lines.push(table.toString());
-  lines.push(pc.bold('agents'));
-  for (const agent of trace.agents)
-    lines.push(
-      `  ${agent.name}  ${pc.dim(`${agent.role}, ${agent.steps} step${agent.steps === 1 ? '' : 's'}`)}`,
-    );
-  if (trace.labels) {
-    lines.push(pc.bold('labels'));
-    const responsible = trace.labels.agents ?? (trace.labels.agent ? [trace.labels.agent] : []);
-    if (responsible.length > 0)
-      lines.push(
-        `  responsible agent${responsible.length > 1 ? 's' : ' '} ${responsible.join(', ')}`,
-      );
-    if (trace.labels.faults)
-      lines.push(
-        `  failure modes      ${trace.labels.faults.map((fault) => `${fault.agent}: ${mastLabel(fault.mode)}`).join('; ')}`,
-      );
-    if (trace.labels.modes)
-      lines.push(
-        `  failure modes      ${trace.labels.modes.length > 0 ? trace.labels.modes.map(mastLabel).join('; ') : 'none'}`,
-      );
-    if (trace.labels.step !== undefined)
-      lines.push(`  decisive step      ${trace.labels.step} (marked *)`);
-    if (trace.labels.reason) lines.push(`  reason             ${trace.labels.reason}`);
-  }
-  return lines.join('\n');
 }
 
 const percent = (value: number | undefined) =>

@@ -8,15 +8,15 @@
 import { attributeWithModel, loadOfflineModel } from '../attribution/offline/attributor.js';
 import { isLabelled } from '../attribution/offline/inputs.js';
 import { AGENT_MODE_FEATURE_NAMES } from '../attribution/offline/mode-features.js';
+import { labelledModes } from '../attribution/offline/mode-model.js';
 import {
   addSetCounts,
   DEFAULT_MODE_SETTINGS,
   f1Of,
   frequentModes,
-  labelledModes,
   modeTrainingExamples,
   trainModeModel,
-} from '../attribution/offline/mode-model.js';
+} from '../attribution/offline/mode-training.js';
 import type { OfflineModel } from '../attribution/offline/model.js';
 import { assignFolds } from '../attribution/offline/folds.js';
 import { trainOfflineModel } from '../attribution/offline/train.js';

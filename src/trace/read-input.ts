@@ -4,8 +4,14 @@
  * reading, a byte-order mark is dropped, and parse failures name the line and column.
  */
 import { open, stat } from 'node:fs/promises';
-import { parse as parseTolerant, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { createRequire } from 'node:module';
+import type * as Jsonc from 'jsonc-parser';
 import { TraceFormatError } from '../errors.js';
+
+/** jsonc-parser, loaded on the first parse failure: reading valid files never needs it. */
+let jsonc: typeof Jsonc | undefined;
+const jsoncParser = () =>
+  (jsonc ??= createRequire(import.meta.url)('jsonc-parser') as typeof Jsonc);
 
 /** Largest trace file read, in bytes. V8 cannot hold a much larger string in one piece. */
 export const MAX_TRACE_BYTES = 512 * 1024 * 1024;
@@ -42,7 +48,8 @@ function lineAndColumn(text: string, offset: number): string {
  * reports an offset for every error. Only runs on failure: the fast path is JSON.parse.
  */
 function describeJsonError(text: string): { problem: string; position?: string } {
-  const errors: ParseError[] = [];
+  const { parse: parseTolerant, printParseErrorCode } = jsoncParser();
+  const errors: Jsonc.ParseError[] = [];
   parseTolerant(text, errors, {
     disallowComments: true,
     allowTrailingComma: false,

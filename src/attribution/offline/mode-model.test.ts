@@ -3,20 +3,23 @@ import { describe, it } from 'node:test';
 import { buildTrace } from '../../trace/build-trace.js';
 import type { TraceLabels } from '../../trace/model.js';
 import { loadOfflineModel, attributeWithModel } from './attributor.js';
-import { fitLogistic, logisticProbability } from './logistic.js';
+import { fitLogistic } from './fit-logistic.js';
+import { logisticProbability } from './logistic.js';
 import { AGENT_MODE_FEATURE_NAMES, MODE_FEATURE_NAMES, modeFeatures } from './mode-features.js';
 import {
-  chooseThresholds,
-  frequentModes,
   labelledModes,
-  modeTrainingExamples,
   predictAgentModes,
   predictModes,
   stepTiedMode,
-  trainModeModel,
-  type ModeExample,
   type ModeModel,
 } from './mode-model.js';
+import {
+  chooseThresholds,
+  frequentModes,
+  modeTrainingExamples,
+  trainModeModel,
+  type ModeExample,
+} from './mode-training.js';
 import { stepInputs } from './inputs.js';
 
 const run = (contents: string[], labels?: TraceLabels, question?: string) =>

@@ -25,7 +25,7 @@ import { validateModel, type OfflineModel } from './model.js';
 import { calibrationFor } from './calibrate.js';
 import { trainOfflineModel } from './train.js';
 import { AGENT_MODE_FEATURE_NAMES } from './mode-features.js';
-import { DEFAULT_MODE_SETTINGS, modeTrainingExamples, trainModeModel } from './mode-model.js';
+import { DEFAULT_MODE_SETTINGS, modeTrainingExamples, trainModeModel } from './mode-training.js';
 
 async function loadAll(path: string): Promise<Trace[]> {
   const traces: Trace[] = [];

@@ -1,7 +1,6 @@
 /** `faultline inspect <trace>`: the normalised steps as a table, or the canonical JSON. */
 import type { Command } from 'commander';
 import { forEachTrace, finishBatch } from '../batch.js';
-import { renderTrace } from '../render.js';
 
 export function registerInspect(program: Command, exit: (code: number) => void): void {
   program
@@ -15,12 +14,16 @@ export function registerInspect(program: Command, exit: (code: number) => void):
       '\nExamples:\n  faultline inspect examples/who-and-when-ag-58.json\n  faultline inspect run.jsonl --format magentic-one --json | jq .agents',
     )
     .action(async (paths: string[], options: { json?: boolean; format?: string }) => {
+      // The table library is loaded only when a table is drawn.
+      const renderTrace = options.json
+        ? undefined
+        : (await import('../render-trace.js')).renderTrace;
       let first = true;
       const outcome = await forEachTrace(
         paths,
         options.format ? { format: options.format } : {},
         (trace) => {
-          if (options.json) process.stdout.write(`${JSON.stringify(trace, null, 2)}\n`);
+          if (!renderTrace) process.stdout.write(`${JSON.stringify(trace, null, 2)}\n`);
           else {
             process.stdout.write(`${first ? '' : '\n'}${renderTrace(trace)}\n`);
             first = false;

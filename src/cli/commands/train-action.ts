@@ -11,13 +11,12 @@ import { AGENT_FEATURE_NAMES } from '../../attribution/offline/agent-features.js
 import { calibrationFor } from '../../attribution/offline/calibrate.js';
 import { FEATURE_NAMES } from '../../attribution/offline/feature-names.js';
 import { AGENT_MODE_FEATURE_NAMES } from '../../attribution/offline/mode-features.js';
+import { labelledModes, type ModeModel } from '../../attribution/offline/mode-model.js';
 import {
   DEFAULT_MODE_SETTINGS,
-  labelledModes,
   modeTrainingExamples,
   trainModeModel,
-  type ModeModel,
-} from '../../attribution/offline/mode-model.js';
+} from '../../attribution/offline/mode-training.js';
 import { DEFAULT_TRAIN_SETTINGS, trainOfflineModel } from '../../attribution/offline/train.js';
 import type { UnfamiliarStep } from '../../attribution/offline/settings.js';
 import { UserError } from '../../errors.js';
