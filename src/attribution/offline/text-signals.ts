@@ -39,7 +39,10 @@ export function hasUrl(text: string): boolean {
 /** Numbers written in the text, normalised (commas dropped). */
 export function numbersIn(text: string): Set<string> {
   const out = new Set<string>();
-  for (const match of text.matchAll(NUMBER)) out.add(match[0].replace(/,/g, ''));
+  for (const match of text.matchAll(NUMBER)) {
+    const number = match[0];
+    out.add(number.includes(',') ? number.replace(/,/g, '') : number);
+  }
   return out;
 }
 
