@@ -124,6 +124,35 @@ describe('faultline command', () => {
     assert.match(model.stderr, /--method offline uses none; add --method all-at-once/);
   });
 
+  it('attributes without loading training code, the table library or the tolerant JSON parser', async () => {
+    // A module hook reports every module whose path names one of them; start-up time is what is
+    // at stake (npm run bench measures it).
+    const heavy =
+      /ml-matrix|cli-table3|jsonc-parser|mode-training|fit-logistic|offline\/train\.[jt]s/;
+    const hook = `export async function load(url, context, next) {
+      if (${heavy}.test(url)) process.stderr.write('loaded ' + url + '\\n');
+      return next(url, context);
+    }`;
+    const register = `import { register } from 'node:module';
+      register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hook)}`)});`;
+    const { stdout, stderr } = await run(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        '--import',
+        `data:text/javascript,${encodeURIComponent(register)}`,
+        CLI,
+        'attribute',
+        'examples/who-and-when-hc-6.json',
+        '--json',
+      ],
+      { cwd: ROOT },
+    );
+    assert.ok((JSON.parse(stdout) as { agent: string }).agent);
+    assert.doesNotMatch(stderr, /loaded /);
+  });
+
   it('inspects as a table and as canonical JSON', async () => {
     const [table, json] = await Promise.all([
       faultline('inspect', 'examples/who-and-when-hc-6.json'),
