@@ -15,7 +15,7 @@ import type { AgentInfo, Trace, TraceLabels } from '../trace/model.js';
 export type { Attribution } from '../attribution/method.js';
 export type { Estimate } from '../eval/metrics.js';
 export type { SummaryRow } from '../eval/summary-row.js';
-export type { Step, Trace } from '../trace/model.js';
+export type { Step, ToolCall, Trace } from '../trace/model.js';
 
 /** Every answer that is not a success. */
 export interface ErrorResponse {

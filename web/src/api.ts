@@ -26,6 +26,7 @@ export type {
   LabelMatch,
   Step,
   SummaryRow,
+  ToolCall,
   Trace,
 } from '../../src/server/api-types.js';
 

@@ -2,7 +2,7 @@
  * The run as a conversation: one article per step, coloured by agent, with recorded errors marked
  * and unfolded, and the steps' visibility under an agent filter.
  */
-import type { Step, Trace } from './api.js';
+import type { Step, ToolCall, Trace } from './api.js';
 import { element } from './dom.js';
 
 /** Characters of a step shown before the rest is folded. */
@@ -46,6 +46,11 @@ function stepContent(step: Step, error: string | undefined): HTMLElement {
   );
 }
 
+/** A tool call as text, `name(arguments)`, as the step list shows it and search finds it. */
+export function callText(call: ToolCall): string {
+  return `${call.name}(${call.arguments})`;
+}
+
 /**
  * The tool calls of a turn that also says something: importers write a call into the content only
  * when the turn says nothing else, so these would otherwise not show (the offline model reads them
@@ -59,7 +64,7 @@ function callsLine(step: Step): HTMLElement | null {
   return element(
     'pre',
     { class: 'tool-calls', title: 'tool calls made in this step' },
-    unshown.map((call) => `→ ${call.name}(${call.arguments})`).join('\n'),
+    unshown.map((call) => `→ ${callText(call)}`).join('\n'),
   );
 }
 

@@ -6,6 +6,7 @@
 import { api, type Analysis, type LabelMatch, type Trace } from './api.js';
 import { agentPalette } from './colours.js';
 import {
+  callText,
   filterConversation,
   markStep,
   renderConversation,
@@ -384,11 +385,7 @@ function runSearch(): void {
     ? open.trace.steps
         .filter((step) => !open.view.nodes.get(step.index)?.hidden)
         .filter((step) =>
-          [
-            step.agent,
-            step.content,
-            ...(step.toolCalls ?? []).map((call) => `${call.name}(${call.arguments})`),
-          ]
+          [step.agent, step.content, ...(step.toolCalls ?? []).map(callText)]
             .join('\n')
             .toLowerCase()
             .includes(needle),
