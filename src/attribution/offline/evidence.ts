@@ -207,8 +207,9 @@ export function explainStep(
       .filter((line) => line.length >= 20),
     words: wordsIn(trace.question ?? ''),
   };
+  const content = stepText(step);
   const view: StepView = {
-    content: stepText(step),
+    content,
     value: (feature) => row[FEATURE_NAMES.indexOf(feature)] ?? 0,
   };
   const contributions = FEATURE_NAMES.map((name, column) => ({
@@ -236,7 +237,11 @@ export function explainStep(
   const linesOf = new Map<number, string[]>();
   const lines = (source: Step) => {
     let found = linesOf.get(source.index);
-    if (!found) linesOf.set(source.index, (found = quotableLines(stepText(source), task)));
+    if (!found)
+      linesOf.set(
+        source.index,
+        (found = quotableLines(source === step ? content : stepText(source), task)),
+      );
     return found;
   };
   const parts: string[] = [];
