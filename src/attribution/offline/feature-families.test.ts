@@ -141,6 +141,25 @@ describe('feature families', () => {
       ],
     });
     assert.deepEqual(featuresAndMask(support).mask, [false, true, true, true]);
+    // A short reply is the customer's own when it gives a figure nothing earlier gave (the zip
+    // code may be the wrong one); a bare confirmation is not.
+    const short = (reply: string) =>
+      buildTrace({
+        id: 'short',
+        format: 'test',
+        question: 'I want to exchange the water bottle in my order.',
+        steps: [
+          { speaker: 'user', content: 'I want to exchange the water bottle in my order.' },
+          { speaker: 'assistant', content: 'Could you give me your name and zip code?' },
+          { speaker: 'user', content: reply },
+        ],
+      });
+    assert.deepEqual(featuresAndMask(short("Sure, it's Yusuf Rossi, zip 19122.")).mask, [
+      false,
+      true,
+      true,
+    ]);
+    assert.deepEqual(featuresAndMask(short('Yes, go ahead.')).mask, [false, true, false]);
     const relay = buildTrace({
       id: 'relay',
       format: 'test',

@@ -70,8 +70,9 @@ const OWN_WORDS = 5;
  * prompt, a handler's exception report, AG2's `chat_manager` introducing the team), and never a
  * turn of the person's that only relays what others said (a framework's template, such as a debate
  * moderator's "these are the other agents' opinions"). A later turn that brings content of its own
- * is a participant's (a simulated user or customer) and may be blamed like any agent's: roles
- * follow the run's structure, not the word `user`. Falls back to all steps when none qualify.
+ * (OWN_WORDS new words, or a new figure) is a participant's (a simulated user or customer) and may
+ * be blamed like any agent's: roles follow the run's structure, not the word `user`. Falls back to
+ * all steps when none qualify.
  */
 function candidateMask(trace: Trace, run: RunFacts = runFactsOf(trace)): boolean[] {
   let spoken = false;
@@ -85,8 +86,14 @@ function candidateMask(trace: Trace, run: RunFacts = runFactsOf(trace)): boolean
       return true;
     }
     // The person's turns before any agent spoke are the task; later ones count if they add content
-    // of their own rather than relay what others said. (Rare: checked only for those turns.)
-    return spoken && newWords(run, index) >= OWN_WORDS && !relaysEarlier(trace.steps, index);
+    // of their own rather than relay what others said: words of their own, or a figure that
+    // nothing earlier gives (a customer's zip code or order id, which may be the wrong one).
+    // (Rare: checked only for those turns.)
+    return (
+      spoken &&
+      (run.states[index]!.novelNumbers > 0 || newWords(run, index) >= OWN_WORDS) &&
+      !relaysEarlier(trace.steps, index)
+    );
   });
   return mask.some(Boolean) ? mask : trace.steps.map(() => true);
 }
