@@ -49,6 +49,21 @@ describe('agent names', () => {
       ],
     });
     assert.deepEqual(blamableSteps(trace), [2, 4, 5]);
+    // An opening template that ends with the task posts it; one that goes on to answer does not.
+    const question = 'What is the sum of 17 and 25? Give a number.';
+    const opened = (opening: string) =>
+      buildTrace({
+        id: 'mathchat',
+        format: 'test',
+        question,
+        steps: [
+          { speaker: 'mathproxyagent', content: opening },
+          { speaker: 'assistant', content: '17 + 25 = 42' },
+        ],
+      });
+    const template = `Let's use Python to solve a math problem.\nPut the answer in \\boxed{}.\n\nProblem:\n${question}\n`;
+    assert.deepEqual(blamableSteps(opened(template)), [1]);
+    assert.deepEqual(blamableSteps(opened(`${question} It is 43.`)), [0, 1]);
     assert.deepEqual(
       blamableSteps(
         buildTrace({ id: 'x', format: 'test', steps: [{ speaker: 'human', content: 'hi' }] }),

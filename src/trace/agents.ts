@@ -59,19 +59,35 @@ export function relaysEarlier(steps: readonly Step[], index: number): boolean {
   });
 }
 
+const squash = (text: string) => text.toLowerCase().replace(/\s+/g, ' ').trim();
+/** Shortest task (squashed) that a step is checked for ending with: shorter ones end anything. */
+const TASK_LENGTH = 20;
+
+/**
+ * True when a step ends with the whole task: a framework's template that posts it (AG2 MathChat's
+ * proxy opens with "Let's use Python to solve a math problem. ... Problem: <the task>"). Only an
+ * opening step is read so: a later one that ends with the task restates it.
+ */
+export function postsTask(step: Step, question: string | undefined): boolean {
+  const task = squash(question ?? '');
+  return task.length >= TASK_LENGTH && squash(step.content).endsWith(task);
+}
+
 /**
  * The steps a method may blame: the team's, and the person's turns once the team has spoken that
  * do not relay others (a simulated user or customer inside the run is a participant: roles follow
- * the run's structure, not the word `user`). Never the task, never the framework's own messages.
- * The offline model narrows this further (attribution/offline/features.ts).
+ * the run's structure, not the word `user`). Never the task (nor an opening template that posts
+ * it), never the framework's own messages. The offline model narrows this further
+ * (attribution/offline/features.ts).
  */
-export function blamableSteps(trace: Pick<Trace, 'steps'>): number[] {
+export function blamableSteps(trace: Pick<Trace, 'steps' | 'question'>): number[] {
   const first = trace.steps.findIndex(onTeam);
   if (first === -1) return [];
+  const template = postsTask(trace.steps[first]!, trace.question);
   return trace.steps
     .filter(
       (step, index) =>
-        onTeam(step) ||
+        (onTeam(step) && !(template && index === first)) ||
         (step.role === 'human' && index > first && !relaysEarlier(trace.steps, index)),
     )
     .map((step) => step.index);

@@ -204,6 +204,9 @@ describe('feature families', () => {
         ],
       });
     assert.deepEqual(featuresAndMask(posted(question)).mask, [false, false, true]);
+    // Inside a framework's template (AG2 MathChat's proxy), however many words the template has.
+    const template = `Let's use Python to solve a math problem. Query requirements: you should always use the print function, and follow these steps:\n1. Solve the problem step by step.\n2. Wait for me to give the results.\n\nProblem:\n${question}`;
+    assert.deepEqual(featuresAndMask(posted(template)).mask, [false, false, true]);
     assert.deepEqual(
       featuresAndMask(
         posted(

@@ -5,7 +5,7 @@
  * gracefully where a format carries less. The model never sees ids, file names or the question
  * text itself, only derived quantities.
  */
-import { relaysEarlier } from '../../trace/agents.js';
+import { postsTask, relaysEarlier } from '../../trace/agents.js';
 import type { Trace } from '../../trace/model.js';
 import { fillStepFeatures, type FeatureValues } from './feature-families.js';
 import { FEATURE_NAMES } from './feature-names.js';
@@ -66,7 +66,7 @@ function emptyValues(): FeatureValues {
 const OWN_WORDS = 5;
 /**
  * Steps that may be blamed. Never the person who gave the task (nor an agent whose opening step
- * only posts it), never a framework's own message (a `system` step: a task assignment, a system
+ * only posts it, alone or inside a framework's template: trace/agents.ts postsTask), never a framework's own message (a `system` step: a task assignment, a system
  * prompt, a handler's exception report, AG2's `chat_manager` introducing the team), and never a
  * turn of the person's that only relays what others said (a framework's template, such as a debate
  * moderator's "these are the other agents' opinions"). A later turn that brings content of its own
@@ -79,9 +79,9 @@ function candidateMask(trace: Trace, run: RunFacts = runFactsOf(trace)): boolean
   const mask = trace.steps.map((step, index) => {
     if (step.role === 'system') return false;
     if (step.role !== 'human') {
-      // Whoever opens the run with the task alone gave it, whatever its role (an agent that
-      // starts a group chat by posting the question).
-      if (!spoken && givesTask(run, index)) return false;
+      // Whoever opens the run with the task alone, or with a template around it, gave it,
+      // whatever its role (an agent that starts a group chat by posting the question).
+      if (!spoken && (givesTask(run, index) || postsTask(step, trace.question))) return false;
       spoken = true;
       return true;
     }
