@@ -38,7 +38,7 @@ describe('first failing step', () => {
     });
   });
 
-  it('else its first step with a figure new to the run, else its first that acts, else its first', () => {
+  it('else its first step with a figure new to the run, else its first that acts, else its first that says something, else its first', () => {
     const acting = rowsWith({ 1: ['has_tool_calls'], 3: ['novel_numbers_log'], 5: ['next_empty'] });
     assert.deepEqual(firstFailingStep(trace, acting, any, 'Coder'), {
       step: 3,
@@ -55,8 +55,13 @@ describe('first failing step', () => {
     });
     assert.deepEqual(firstFailingStep(trace, rowsWith({}), any, 'Coder'), {
       step: 1,
-      why: 'first',
+      why: 'saying',
     });
+    // A short step (a routing turn: "SUGGESTED NEXT SPEAKER: Agent_Code_Executor.") says nothing.
+    const routing = rowsWith({ 1: ['short_content'], 3: ['short_content'] });
+    assert.deepEqual(firstFailingStep(trace, routing, any, 'Coder'), { step: 5, why: 'saying' });
+    const allShort = rowsWith({ 1: ['short_content'], 3: ['short_content'], 5: ['short_content'] });
+    assert.deepEqual(firstFailingStep(trace, allShort, any, 'Coder'), { step: 1, why: 'first' });
     // A step that browses reads its figures off the page its own tool opened.
     const browsing = rowsWith({ 1: ['novel_numbers_log', 'web_action'], 3: ['novel_numbers_log'] });
     assert.equal(firstFailingStep(trace, browsing, any, 'Coder').step, 3);
@@ -66,7 +71,7 @@ describe('first failing step', () => {
     const rows = rowsWith({ 1: ['next_error'], 2: ['next_error'] });
     assert.deepEqual(
       firstFailingStep(trace, rows, (step) => step !== 1, 'Coder'),
-      { step: 3, why: 'first' },
+      { step: 3, why: 'saying' },
     );
     assert.equal(firstFailingStep(trace, rows, any, 'Nobody').step, -1);
   });

@@ -14,7 +14,9 @@ const columns = (names: readonly FeatureName[]) =>
  * its output (a failing tool output, a correction, no progress); it brings a figure new to the run
  * (a tool argument, a result or a claim nothing earlier gives), unless it browses (`unless`: what
  * it reads off a page comes from its own tool); it acts or asserts (a tool call, code, a claim, a
- * conclusion) rather than talks (a greeting, a question).
+ * conclusion) rather than talks (a greeting, a question); it says something (a step of 200
+ * characters or more, not a routing turn such as "SUGGESTED NEXT SPEAKER: Agent_Code_Executor.").
+ * A tier without signals takes any step that none of its `unless` marks.
  */
 const TIERS = [
   {
@@ -28,6 +30,7 @@ const TIERS = [
     signals: columns(['has_tool_calls', 'has_code', 'claim_without_tool', 'conclusion']),
     unless: [],
   },
+  { why: 'saying', signals: [], unless: columns(['short_content']) },
 ] as const;
 
 /** Why a step was chosen. */
@@ -39,6 +42,8 @@ export const FIRST_FAILING_TEXT: Readonly<Record<FirstFailingWhy, string>> = {
   'new-figure': 'first step that brings a figure new to the run (nothing it did is rejected)',
   acting:
     'first step that acts: calls a tool, writes code, claims or concludes (nothing it did is rejected)',
+  saying:
+    'first step that says something (200 characters or more; nothing it did is rejected or acts)',
   first: 'first step',
 };
 
@@ -72,6 +77,11 @@ export function firstFailingStep(
     for (let tier = 0; tier < open; tier += 1) {
       const { why, signals, unless } = TIERS[tier]!;
       if (unless.some(({ column }) => row[column]! > 0)) continue;
+      if (signals.length === 0) {
+        best = { step, why };
+        open = tier;
+        continue;
+      }
       const hit = signals.find(({ column }) => row[column]! > 0);
       if (hit) {
         best = { step, why, signal: hit.name };
