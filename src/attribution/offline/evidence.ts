@@ -39,19 +39,28 @@ interface StepView {
 }
 
 /**
- * How each signal reads in a reason, which line pattern to quote for it, and (`holds`) what the
- * step must show for the words to be true where the feature is read more loosely.
+ * How each signal reads in a reason, which line pattern to quote for it (in the step, or with
+ * `quoteNext` the one after it; with `recorded`, where no line shows it, the error the source
+ * recorded for that step), and (`holds`) what the step must show for the words to be true where
+ * the feature is read more loosely.
  */
 const PHRASES: Partial<
   Record<
     FeatureName,
-    { text: string; quote?: LineTest; quoteNext?: boolean; holds?: (step: StepView) => boolean }
+    {
+      text: string;
+      quote?: LineTest;
+      quoteNext?: boolean;
+      recorded?: boolean;
+      holds?: (step: StepView) => boolean;
+    }
   >
 > = {
   next_error: {
     text: 'the tool output right after it fails',
     quote: matching(ERROR_OUTPUT),
     quoteNext: true,
+    recorded: true,
   },
   next_empty: { text: 'the tool output right after it is empty' },
   next_correction: {
@@ -93,7 +102,7 @@ const PHRASES: Partial<
   speaker_thought: { text: "it is the orchestrator's own reasoning" },
   planning: { text: 'it lays out a plan', quote: saying('planning') },
   own_error_output: { text: 'it reports an error', quote: matching(ERROR_OUTPUT) },
-  recorded_error: { text: 'the log records an error here' },
+  recorded_error: { text: 'the log records an error here', recorded: true },
   errors_after_share: { text: 'failures follow it' },
   next_review_no_progress: { text: 'the next progress review finds no progress' },
   next_review_loop: { text: 'the next progress review finds the run in a loop' },
@@ -181,6 +190,22 @@ function quoteLine(
   return line.length > 160 ? `${line.slice(0, 157)}...` : line;
 }
 
+/**
+ * The error the source recorded for a step (a span's status, a failing tool result), shortened
+ * like a quoted line: what a tracing format knows of a failure its content may not show (a tool
+ * span whose content is only the call).
+ */
+function recordedError(step: Step): string | undefined {
+  const error =
+    step.error ?? step.toolResults?.find((result) => result.isError)?.content ?? undefined;
+  const line = error
+    ?.split(/\r?\n/)
+    .map((part) => part.trim())
+    .find((part) => part.length > 0);
+  if (!line) return undefined;
+  return line.length > 160 ? `${line.slice(0, 157)}...` : line;
+}
+
 /** Why a step is blamed: the reason, and the lines it quotes. */
 export interface StepExplanation {
   reason: string;
@@ -250,7 +275,10 @@ export function explainStep(
     const phrase = PHRASES[entry.feature]!;
     parts.push(phrase.text);
     const source = phrase.quoteNext ? trace.steps[stepIndex + 1] : step;
-    const quote = source && phrase.quote ? quoteLine(lines(source), phrase.quote, task) : undefined;
+    const quote = !source
+      ? undefined
+      : ((phrase.quote ? quoteLine(lines(source), phrase.quote, task) : undefined) ??
+        (phrase.recorded ? recordedError(source) : undefined));
     if (quote && !evidence.some((existing) => existing.quote.includes(quote)))
       evidence.push({ step: source!.index, quote });
   }

@@ -91,6 +91,18 @@ describe('offline attributor', () => {
     }
   });
 
+  it('quotes the error a tracing source recorded for the failing tool step', async () => {
+    // An OpenAI Agents function span that failed: "Error running tool: ..." names no error the way
+    // a tool's own output does ("Error:", a traceback), so the span's recorded status is quoted.
+    const trace = await loadTrace(join(FIXTURES, 'formats/openai-agents-traces-ingest.json'));
+    const failing = trace.steps.find((step) => step.error)!;
+    const result = attributeWithModel(trace, loadOfflineModel());
+    assert.equal(result.step, failing.index - 1);
+    assert.deepEqual(result.evidence, [{ step: failing.index, quote: failing.error }]);
+    assert.ok(result.reason.includes(`"${failing.error}"`), result.reason);
+    assert.ok(failing.content.includes(failing.error!), 'the page can highlight it');
+  });
+
   it('hides the expected answer when asked', async () => {
     const trace = buildTrace({
       id: 't',
