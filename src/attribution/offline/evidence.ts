@@ -148,7 +148,8 @@ function restatesTask(line: string, task: TaskText): boolean {
 }
 
 /**
- * The lines of a step that may be quoted: non-empty and trimmed; no code fences; nothing up to the
+ * The lines of a step that may be quoted: trimmed, with a letter or digit (not a docstring's `"""`);
+ * no code fences; nothing up to the
  * step's last repetition of the task (what a framework writes before it is its preamble: "You are
  * given: (1) a task ...", "We are working to address the following user request:"); no line of a
  * roster (two or more lines that each introduce a team member by name).
@@ -157,7 +158,7 @@ function quotableLines(text: string, task: TaskText): string[] {
   const lines = text
     .split(/\r?\n/)
     .map((line) => line.trim())
-    .filter((line) => line.length > 0 && !line.startsWith('```'));
+    .filter((line) => /[\p{L}\p{N}]/u.test(line) && !line.startsWith('```'));
   const start = lines.findLastIndex((line) => restatesTask(line, task)) + 1;
   const after = start > 0 ? lines.slice(start) : lines;
   const rosterLines = after.filter((line) => ROSTER_LINE.test(line)).length;

@@ -476,6 +476,22 @@ describe('evidence', () => {
     ]);
   });
 
+  it('quotes a line that says something, not a docstring delimiter', () => {
+    const trace = buildTrace({
+      id: 'docstring',
+      format: 'test',
+      question: 'Write a function that joins words.',
+      steps: [
+        { speaker: 'human', content: 'Write a function that joins words.' },
+        { speaker: 'Coder', content: '"""\nJoins a list of words with a comma.\n"""' },
+      ],
+    });
+    const model = loadOfflineModel();
+    const silent = { ...model.step, weights: model.step.weights.map(() => 0) };
+    const { evidence } = explainStep(trace, 1, computeFeatures(trace)[1]!, silent);
+    assert.deepEqual(evidence, [{ step: 1, quote: 'Joins a list of words with a comma.' }]);
+  });
+
   it('does not say a browsing step states figures without a tool', async () => {
     const trace = await loadTrace(join(ROOT, 'examples/who-and-when-hc-6.json'));
     const model = loadOfflineModel();
