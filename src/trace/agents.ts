@@ -3,6 +3,7 @@
  * methods compare canonical names only.
  */
 import type { Step, StepRole, Trace, TraceLabels } from './model.js';
+import { squash } from './step-text.js';
 
 /** Speakers that are the human user rather than an agent. */
 const HUMAN_SPEAKERS = new Set(['human', 'user', 'user_proxy', 'userproxy', 'admin']);
@@ -59,7 +60,6 @@ export function relaysEarlier(steps: readonly Step[], index: number): boolean {
   });
 }
 
-const squash = (text: string) => text.toLowerCase().replace(/\s+/g, ' ').trim();
 /** Shortest task (squashed) that a step is checked for ending with: shorter ones end anything. */
 const TASK_LENGTH = 20;
 

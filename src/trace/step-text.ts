@@ -6,6 +6,11 @@
  */
 import type { Step, ToolCall } from './model.js';
 
+/** A text lower-cased, with each run of whitespace one space: how a task is looked for in a step. */
+export function squash(text: string): string {
+  return text.toLowerCase().replace(/\s+/g, ' ').trim();
+}
+
 /** Tool calls as text: `name(arguments)`, one call a line (also what a turn that only calls says). */
 export function callsText(calls: readonly ToolCall[]): string {
   return calls.map((call) => `${call.name}(${call.arguments})`).join('\n');

@@ -3,7 +3,7 @@
  * score, in words, with the line of the step (or the following tool output) that shows them.
  */
 import type { Step, Trace } from '../../trace/model.js';
-import { stepText } from '../../trace/step-text.js';
+import { squash, stepText } from '../../trace/step-text.js';
 import type { Evidence } from '../method.js';
 import { FEATURE_NAMES, type FeatureName } from './feature-names.js';
 import type { LinearScorer } from './scoring.js';
@@ -108,8 +108,6 @@ const PHRASES: Partial<
   next_review_loop: { text: 'the next progress review finds the run in a loop' },
   cause_of_first_stall: { text: 'it is the last action before the run first stalls' },
 };
-
-const squash = (text: string) => text.toLowerCase().replace(/\s+/g, ' ').trim();
 
 /** A line that introduces a member of a team: `ComputerTerminal: A computer terminal that ...`. */
 const ROSTER_LINE = /^[-*\s]*\**[A-Za-z][\w-]*\**:\s+\S/;
