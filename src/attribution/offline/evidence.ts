@@ -40,7 +40,7 @@ interface StepView {
 
 /**
  * How each signal reads in a reason, which line pattern to quote for it (in the step, or with
- * `quoteNext` the one after it; with `recorded`, where no line shows it, the error the source
+ * `quoteNext` the one after it; with `recorded`, where no line matches, the error the source
  * recorded for that step), and (`holds`) what the step must show for the words to be true where
  * the feature is read more loosely.
  */
@@ -146,11 +146,11 @@ function restatesTask(line: string, task: TaskText): boolean {
 }
 
 /**
- * The lines of a step that may be quoted: trimmed, with a letter or digit (not a docstring's `"""`);
- * no code fences; nothing up to the
- * step's last repetition of the task (what a framework writes before it is its preamble: "You are
- * given: (1) a task ...", "We are working to address the following user request:"); no line of a
- * roster (two or more lines that each introduce a team member by name).
+ * The lines of a step that may be quoted: trimmed, with a letter or digit (not a docstring's
+ * `"""`); no code fences; nothing up to the step's last repetition of the task (what a framework
+ * writes before it is its preamble: "You are given: (1) a task ...", "We are working to address
+ * the following user request:"); no line of a roster (two or more lines that each introduce a
+ * team member by name).
  */
 function quotableLines(text: string, task: TaskText): string[] {
   const lines = text
@@ -176,6 +176,9 @@ function paraphrasesTask(line: string, task: TaskText): boolean {
   return shared >= PARAPHRASE_SHARE * words.size;
 }
 
+/** A quoted line, cut at 160 characters. */
+const shorten = (line: string) => (line.length > 160 ? `${line.slice(0, 157)}...` : line);
+
 /** The first quotable line that shows a signal and does not paraphrase the task, shortened. */
 function quoteLine(
   lines: readonly string[],
@@ -185,24 +188,21 @@ function quoteLine(
   const line = lines.find(
     (candidate) => (!shows || shows(candidate)) && !paraphrasesTask(candidate, task),
   );
-  if (!line) return undefined;
-  return line.length > 160 ? `${line.slice(0, 157)}...` : line;
+  return line && shorten(line);
 }
 
 /**
  * The error the source recorded for a step (a span's status, a failing tool result), shortened
- * like a quoted line: what a tracing format knows of a failure its content may not show (a tool
- * span whose content is only the call).
+ * like a quoted line: quoted where no line of the step names the failure the way a tool's own
+ * output does (an OpenAI Agents span's "Error running tool: ...", Langfuse's "HTTP 429 ...").
  */
 function recordedError(step: Step): string | undefined {
-  const error =
-    step.error ?? step.toolResults?.find((result) => result.isError)?.content ?? undefined;
+  const error = step.error ?? step.toolResults?.find((result) => result.isError)?.content;
   const line = error
     ?.split(/\r?\n/)
     .map((part) => part.trim())
     .find((part) => part.length > 0);
-  if (!line) return undefined;
-  return line.length > 160 ? `${line.slice(0, 157)}...` : line;
+  return line && shorten(line);
 }
 
 /** Why a step is blamed: the reason, and the lines it quotes. */
