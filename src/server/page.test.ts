@@ -216,6 +216,24 @@ describe('web page in Chromium', { skip }, () => {
     await page.close();
   });
 
+  it("quotes a tracing source's recorded error and highlights it; a long quote wraps in the panel", async () => {
+    const page = await browser.newPage({ viewport: { width: 1300, height: 800 } });
+    await attribute(page, join(FIXTURES, 'formats/openai-agents-traces-ingest.json'));
+    assert.match(
+      (await page.locator('#result p.reason').textContent()) ?? '',
+      /Error running tool: \{"tool_name":"lookup_charge","error":"timeout"\}/,
+    );
+    assert.ok((await inPage<number>(page, `CSS.highlights.get('evidence')?.size ?? 0`)) >= 1);
+    assert.ok(
+      await inPage<boolean>(
+        page,
+        `(() => { const r = document.querySelector('#result'); return r.scrollWidth <= r.clientWidth; })()`,
+      ),
+      'nothing in the result panel is wider than the panel',
+    );
+    await page.close();
+  });
+
   it('reads an AG2 logs.db and several files at once, and clears the screen after a failed analysis or upload', async () => {
     const page = await browser.newPage();
     await page.goto(server.state.url);
