@@ -68,8 +68,9 @@ const OWN_WORDS = 5;
  * Steps that may be blamed. Never the person who gave the task (nor an agent whose opening step
  * only posts it, alone or inside a framework's template: trace/agents.ts postsTask), never a
  * framework's own message (a `system` step: a task assignment, a system prompt, a handler's
- * exception report, AG2's `chat_manager` introducing the team), and never a turn of the person's that only relays what others said (a framework's template, such as a debate
- * moderator's "these are the other agents' opinions"). A later turn that brings content of its own
+ * exception report, AG2's `chat_manager` introducing the team), and never a turn of the person's
+ * that only relays what others said (a framework's template, such as a debate moderator's "these
+ * are the other agents' opinions"). A later turn that brings content of its own
  * (OWN_WORDS new words, or a new figure) is a participant's (a simulated user or customer) and may
  * be blamed like any agent's: roles follow the run's structure, not the word `user`. Falls back to
  * all steps when none qualify.
