@@ -64,6 +64,11 @@ describe('agent names', () => {
     const template = `Let's use Python to solve a math problem.\nPut the answer in \\boxed{}.\n\nProblem:\n${question}\n`;
     assert.deepEqual(blamableSteps(opened(template)), [1]);
     assert.deepEqual(blamableSteps(opened(`${question} It is 43.`)), [0, 1]);
+    // Only the end is read, however long the template and however it spaces the task.
+    const spaced = question.replaceAll(' ', ' \n\t ');
+    assert.deepEqual(blamableSteps(opened(`${'Rules. '.repeat(2_000)}Problem:\n${spaced}`)), [1]);
+    assert.deepEqual(blamableSteps(opened(`${'   '.repeat(100)}${spaced}  `)), [1]);
+    assert.deepEqual(blamableSteps(opened(`${question}${'\n'.repeat(500)}Answer: 43`)), [0, 1]);
     assert.deepEqual(
       blamableSteps(
         buildTrace({ id: 'x', format: 'test', steps: [{ speaker: 'human', content: 'hi' }] }),

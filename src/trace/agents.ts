@@ -70,7 +70,12 @@ const TASK_LENGTH = 20;
  */
 export function postsTask(step: Step, question: string | undefined): boolean {
   const task = squash(question ?? '');
-  return task.length >= TASK_LENGTH && squash(step.content).endsWith(task);
+  if (task.length < TASK_LENGTH) return false;
+  // Only the end can match, so a tail is squashed (an opening plan can run to pages): once its
+  // squashed form is longer than the task, its last characters are those of the whole step's.
+  const { content } = step;
+  const tail = squash(content.slice(-2 * task.length - 64));
+  return (tail.length > task.length ? tail : squash(content)).endsWith(task);
 }
 
 /**
