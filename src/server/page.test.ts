@@ -218,10 +218,15 @@ describe('web page in Chromium', { skip }, () => {
 
   it("quotes a tracing source's recorded error and highlights it; a long quote wraps in the panel", async () => {
     const page = await browser.newPage({ viewport: { width: 1300, height: 800 } });
-    await attribute(page, join(FIXTURES, 'formats/openai-agents-traces-ingest.json'));
-    assert.match(
-      (await page.locator('#result p.reason').textContent()) ?? '',
-      /Error running tool: \{"tool_name":"lookup_charge","error":"timeout"\}/,
+    // The Langfuse fixture's failing search, its recorded status made a long unbroken JSON body.
+    const error = `HTTP 429 from search API: {"error":{"code":"rate_limited","retry_after_seconds":30,"request_id":"req_8f2c4e1a9b7d6c5e3f1a2b4c"}}`;
+    const fixture = readFileSync(join(FIXTURES, 'formats/langfuse-trace-export.json'), 'utf8');
+    const file = join(home, 'langfuse-long-error.json');
+    await writeFile(file, fixture.replace('"HTTP 429 from search API"', JSON.stringify(error)));
+    await attribute(page, file);
+    assert.ok(
+      ((await page.locator('#result p.reason').textContent()) ?? '').includes(error),
+      'the recorded error is quoted',
     );
     assert.ok((await inPage<number>(page, `CSS.highlights.get('evidence')?.size ?? 0`)) >= 1);
     assert.ok(

@@ -5,6 +5,7 @@
  */
 import type { DraftStep } from './build-trace.js';
 import type { SpanInfo, ToolCall, ToolResult } from './model.js';
+import { callsText } from './step-text.js';
 
 /** A span reduced to what step-building needs. */
 export interface NeutralSpan {
@@ -21,6 +22,8 @@ export interface NeutralSpan {
   content: string;
   toolCalls?: ToolCall[];
   toolResults?: ToolResult[];
+  /** For tool spans: the call (name and arguments) where the source records its input. */
+  call?: ToolCall;
   error?: string;
   /** For handoffs: the receiving agent. */
   target?: string;
@@ -85,7 +88,11 @@ export function isoOfNanos(nanos: bigint): string | undefined {
 /**
  * Orders spans by start time and turns them into steps: model calls speak for their enclosing
  * agent, tool spans are tool steps, handoffs are the handing agent's step, and an agent span
- * yields a step of its own only when no model call inside it already spoke.
+ * yields a step of its own only when no model call inside it already spoke. A tool span whose
+ * agent has not spoken since another agent did (its model call is not exported: the OpenAI Agents
+ * SDK's Responses API records no content) is preceded by that agent's step making the call, so
+ * the call is the caller's turn and a failing tool output follows the agent that made the call,
+ * not the one that spoke before it.
  */
 export function stepsFromSpans(spans: readonly NeutralSpan[]): DraftStep[] {
   const byId = new Map(spans.map((span) => [span.id, span]));
@@ -122,6 +129,8 @@ export function stepsFromSpans(spans: readonly NeutralSpan[]): DraftStep[] {
     );
 
   const steps: DraftStep[] = [];
+  // Who spoke last among the agents (tool steps aside).
+  let lastAgent: string | undefined;
   for (const { span } of ordered) {
     const base: Partial<DraftStep> = { span: spanInfo(span) };
     if (span.timestamp) base.timestamp = span.timestamp;
@@ -134,9 +143,19 @@ export function stepsFromSpans(spans: readonly NeutralSpan[]): DraftStep[] {
       case 'llm':
         steps.push({ ...base, speaker: enclosingAgent(span) ?? span.name, role: 'agent', content });
         break;
-      case 'tool':
+      case 'tool': {
+        const caller = span.call && enclosingAgent(span);
+        if (span.call && caller !== undefined && caller !== lastAgent)
+          steps.push({
+            ...(span.timestamp ? { timestamp: span.timestamp } : {}),
+            speaker: caller,
+            role: 'agent',
+            content: callsText([span.call]),
+            toolCalls: [span.call],
+          });
         steps.push({ ...base, speaker: span.name, role: 'tool', content });
         break;
+      }
       case 'handoff':
         steps.push({
           ...base,
@@ -160,6 +179,8 @@ export function stepsFromSpans(spans: readonly NeutralSpan[]): DraftStep[] {
           });
         break;
     }
+    const last = steps.at(-1);
+    if (last?.role === 'agent') lastAgent = last.speaker;
   }
   return steps;
 }

@@ -92,9 +92,9 @@ describe('offline attributor', () => {
   });
 
   it('quotes the error a tracing source recorded for the failing tool step', async () => {
-    // An OpenAI Agents function span that failed: "Error running tool: ..." names no error the way
-    // a tool's own output does ("Error:", a traceback), so the span's recorded status is quoted.
-    const trace = await loadTrace(join(FIXTURES, 'formats/openai-agents-traces-ingest.json'));
+    // A Langfuse tool observation that failed: "HTTP 429 from search API" names no error the way a
+    // tool's own output does ("Error:", a traceback), so the observation's recorded status is quoted.
+    const trace = await loadTrace(join(FIXTURES, 'formats/langfuse-trace-export.json'));
     const failing = trace.steps.find((step) => step.error)!;
     const result = attributeWithModel(trace, loadOfflineModel());
     assert.equal(result.step, failing.index - 1);

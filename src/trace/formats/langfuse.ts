@@ -117,9 +117,8 @@ export const langfuseFormat: TraceFormat = {
         case 'TOOL': {
           const result = textOf(observation.output);
           out.kind = 'tool';
-          out.content = [`${out.name}(${argumentsText(observation.input)})`, result]
-            .filter(Boolean)
-            .join('\n');
+          out.call = { name: out.name, arguments: argumentsText(observation.input) };
+          out.content = [`${out.name}(${out.call.arguments})`, result].filter(Boolean).join('\n');
           out.toolResults = [
             { name: out.name, content: result, ...(out.error ? { isError: true } : {}) },
           ];

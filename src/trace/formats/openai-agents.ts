@@ -135,7 +135,8 @@ export const openAiAgentsFormat: TraceFormat = {
         }
         case 'function':
           out.kind = 'tool';
-          out.content = [`${out.name}(${argumentsText(data.input)})`, textOf(data.output)]
+          out.call = { name: out.name, arguments: argumentsText(data.input) };
+          out.content = [`${out.name}(${out.call.arguments})`, textOf(data.output)]
             .filter(Boolean)
             .join('\n');
           out.toolResults = [

@@ -179,6 +179,7 @@ function neutral(span: FlatSpan): NeutralSpan {
     const result = textOf(span.attributes['output.value']);
     out.content = [args ? `${out.name}(${args})` : '', result].filter(Boolean).join('\n');
     const id = span.attributes['tool_call.id'];
+    out.call = { ...(typeof id === 'string' ? { id } : {}), name: out.name, arguments: args };
     out.toolResults = [
       { ...(typeof id === 'string' ? { id } : {}), name: out.name, content: result },
     ];

@@ -127,6 +127,7 @@ function neutral(span: OtlpSpan): NeutralSpan {
     const result = textOf(parseJsonOr(span.attributes['gen_ai.tool.call.result']));
     out.content = [args ? `${out.name}(${args})` : '', result].filter(Boolean).join('\n');
     const id = span.attributes['gen_ai.tool.call.id'];
+    out.call = { ...(typeof id === 'string' ? { id } : {}), name: out.name, arguments: args };
     out.toolResults = [
       {
         ...(typeof id === 'string' ? { id } : {}),
