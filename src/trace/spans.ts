@@ -22,7 +22,10 @@ export interface NeutralSpan {
   content: string;
   toolCalls?: ToolCall[];
   toolResults?: ToolResult[];
-  /** For tool spans: the call (name and arguments) where the source records its input. */
+  /**
+   * For tool spans: the call (name and arguments), set where the tool span sits inside the agent
+   * that called it (not LangGraph's, whose tool runs sit inside a ToolNode chain).
+   */
   call?: ToolCall;
   error?: string;
   /** For handoffs: the receiving agent. */

@@ -173,7 +173,6 @@ function neutral(run: Run): NeutralSpan {
     const result = isObject(run.outputs)
       ? textOf(run.outputs.output ?? run.outputs)
       : textOf(run.outputs);
-    out.call = { name: run.name, arguments: args };
     out.content = [`${run.name}(${args})`, result].filter(Boolean).join('\n');
     out.toolResults = [
       { name: run.name, content: result, ...(run.error ? { isError: true } : {}) },
