@@ -188,6 +188,35 @@ describe('faultline command', () => {
     );
   });
 
+  it('converts a file of several runs to a list that reads back as those runs', async () => {
+    const out = join(folder, 'several.json');
+    const source = join(FIXTURES, 'formats/aegis-flat.jsonl');
+    const [converted, direct] = await Promise.all([
+      faultline('convert', source, '--to', 'messages', '--out', out),
+      faultline('convert', source, '--to', 'canonical'),
+    ]);
+    assert.equal(converted.code, 0, converted.stderr);
+    type Canonical = { id: string; steps: { agent: string; content: string }[] }[];
+    const runs = JSON.parse(direct.stdout) as Canonical;
+    const back = JSON.parse(
+      (await faultline('convert', out, '--to', 'canonical')).stdout,
+    ) as Canonical;
+    assert.equal(runs.length, 2);
+    assert.deepEqual(
+      back.map((run) => run.id),
+      ['several-1', 'several-2'],
+    );
+    const said = (run: Canonical[number]) => run.steps.map((step) => [step.agent, step.content]);
+    assert.deepEqual(back.map(said), runs.map(said));
+    // A bad item is named by its place in the list.
+    const list = JSON.parse(await readFile(out, 'utf8')) as { history: { content: unknown }[] }[];
+    list[1]!.history[1]!.content = 5;
+    await writeFile(out, JSON.stringify(list));
+    const bad = await faultline('attribute', out);
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /several\.json \(who-and-when\) at \[1\]\.history\[1\]\.content: /);
+  });
+
   it('treats an unknown option as bad usage', async () => {
     const result = await faultline('attribute', '--frobnicate');
     assert.equal(result.code, 2);
@@ -439,6 +468,24 @@ describe('faultline eval', () => {
     const result = await faultline('eval', 'examples', '-o', 'report.pdf');
     assert.equal(result.code, 2);
     assert.match(result.stderr, /report\.pdf: reports are \.html, \.md or \.json/);
+  });
+
+  it('says there is nothing to evaluate in runs without labels', async () => {
+    const home = await mkdtemp(join(tmpdir(), 'faultline-eval-'));
+    try {
+      const result = await faultlineWith(
+        { FAULTLINE_HOME: home },
+        'eval',
+        join(FIXTURES, 'formats/otlp-genai-semconv.json'),
+      );
+      assert.equal(result.code, 2);
+      assert.match(
+        result.stderr,
+        /nothing to evaluate: none of the 1 trace read from .*otlp-genai-semconv\.json is labelled/,
+      );
+    } finally {
+      await rm(home, { recursive: true, force: true });
+    }
   });
 });
 

@@ -5,7 +5,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { TraceFormatError } from '../errors.js';
-import { idFromFile, isObject, type ImportContext } from './format.js';
+import { idFromFile, isObject, type ImportContext, type TraceFormat } from './format.js';
 import type { Trace } from './model.js';
 import { rawInputFromBytes, rawInputFromText, readRawInput, type RawInput } from './read-input.js';
 import { detectFormat, getFormat, listFormats } from './registry.js';
@@ -47,8 +47,44 @@ export async function importRawInput(
   options: LoadOptions = {},
 ): Promise<Trace[]> {
   const format = options.format ? getFormat(options.format) : detectFormat(input);
-  if (!format) throw unknownShape(input, context.file);
-  return format.parse(input, context);
+  if (format) return format.parse(input, context);
+  const items = options.format ? undefined : listOfTraces(input);
+  if (!items) throw unknownShape(input, context.file);
+  const traces: Trace[] = [];
+  for (const [index, { item, format: itemFormat }] of items.entries()) {
+    try {
+      traces.push(
+        ...(await itemFormat.parse(item, { ...context, id: `${context.id}-${index + 1}` })),
+      );
+    } catch (error) {
+      if (!(error instanceof TraceFormatError)) throw error;
+      // Where in the list, then where in the item.
+      throw new TraceFormatError(context.file, error.problem, {
+        format: error.format ?? itemFormat.name,
+        position: `[${index}]${error.position ? `.${error.position}` : ''}`,
+        cause: error,
+      });
+    }
+  }
+  return traces;
+}
+
+/**
+ * A JSON list (or JSON Lines) whose every item is a trace some format reads on its own, such as
+ * `faultline convert --to messages` writes for a file that holds several runs; each item with its
+ * format. Undefined for anything else.
+ */
+function listOfTraces(input: RawInput): { item: RawInput; format: TraceFormat }[] | undefined {
+  const values = input.kind === 'json' ? input.value : input.kind === 'jsonl' ? input.records : [];
+  if (!Array.isArray(values) || values.length === 0 || !values.every(isObject)) return undefined;
+  const items: { item: RawInput; format: TraceFormat }[] = [];
+  for (const value of values) {
+    const item: RawInput = { kind: 'json', value };
+    const format = detectFormat(item);
+    if (!format) return undefined;
+    items.push({ item, format });
+  }
+  return items;
 }
 
 /**
