@@ -215,6 +215,13 @@ describe('faultline command', () => {
     const bad = await faultline('attribute', out);
     assert.equal(bad.code, 2);
     assert.match(bad.stderr, /several\.json \(who-and-when\) at \[1\]\.history\[1\]\.content: /);
+    await writeFile(out, JSON.stringify([list[0], { notes: 'not a run' }]));
+    const unread = await faultline('attribute', out);
+    assert.equal(unread.code, 2);
+    assert.match(
+      unread.stderr,
+      /several\.json at \[1\]: unrecognised trace format \(top-level keys: notes\)/,
+    );
   });
 
   it('treats an unknown option as bad usage', async () => {

@@ -23,7 +23,7 @@ export type LoadResult =
 
 const TRACE_FILE = /\.(json|jsonl|ndjson|db|sqlite3?)$/i;
 
-function unknownShape(input: RawInput, file: string): TraceFormatError {
+function unknownShape(input: RawInput, file: string, position?: string): TraceFormatError {
   let shape = '';
   if (input.kind === 'json' && isObject(input.value))
     shape = ` (top-level keys: ${Object.keys(input.value).slice(0, 8).join(', ') || 'none'})`;
@@ -37,6 +37,7 @@ function unknownShape(input: RawInput, file: string): TraceFormatError {
   return new TraceFormatError(
     file,
     `unrecognised trace format${shape}; faultline reads: ${names} (force one with --format NAME)`,
+    position ? { position } : {},
   );
 }
 
@@ -48,8 +49,11 @@ export async function importRawInput(
 ): Promise<Trace[]> {
   const format = options.format ? getFormat(options.format) : detectFormat(input);
   if (format) return format.parse(input, context);
-  const items = options.format ? undefined : listOfTraces(input);
-  if (!items) throw unknownShape(input, context.file);
+  const list = options.format ? undefined : listOfTraces(input);
+  if (!list) throw unknownShape(input, context.file);
+  // A list of traces with an item no format reads: that item is named.
+  if ('unread' in list) throw unknownShape(list.unread.item, context.file, `[${list.unread.at}]`);
+  const { items } = list;
   const traces: Trace[] = [];
   for (const [index, { item, format: itemFormat }] of items.entries()) {
     try {
@@ -70,21 +74,29 @@ export async function importRawInput(
 }
 
 /**
- * A JSON list (or JSON Lines) whose every item is a trace some format reads on its own, such as
- * `faultline convert --to messages` writes for a file that holds several runs; each item with its
- * format. Undefined for anything else.
+ * A JSON list (or JSON Lines) of traces that some format reads each on its own, such as
+ * `faultline convert --to messages` writes for a file that holds several runs: each item with its
+ * format, or (`unread`) the first item no format reads when others are read. Undefined for
+ * anything else.
  */
-function listOfTraces(input: RawInput): { item: RawInput; format: TraceFormat }[] | undefined {
+function listOfTraces(
+  input: RawInput,
+):
+  | { items: { item: RawInput; format: TraceFormat }[] }
+  | { unread: { item: RawInput; at: number } }
+  | undefined {
   const values = input.kind === 'json' ? input.value : input.kind === 'jsonl' ? input.records : [];
   if (!Array.isArray(values) || values.length === 0 || !values.every(isObject)) return undefined;
   const items: { item: RawInput; format: TraceFormat }[] = [];
-  for (const value of values) {
+  let unread: { item: RawInput; at: number } | undefined;
+  for (const [at, value] of values.entries()) {
     const item: RawInput = { kind: 'json', value };
     const format = detectFormat(item);
-    if (!format) return undefined;
-    items.push({ item, format });
+    if (format) items.push({ item, format });
+    else unread ??= { item, at };
+    if (unread && items.length > 0) return { unread };
   }
-  return items;
+  return items.length > 0 ? { items } : undefined;
 }
 
 /**
