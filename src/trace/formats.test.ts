@@ -45,6 +45,7 @@ const EXPECTED_FORMAT: Record<string, string> = {
   'otlp-genai-semconv.json': 'otel',
   'phoenix-rest-spans.json': 'openinference',
   'smolagents-memory-steps.json': 'smolagents',
+  'smolagents-tool-calling.json': 'smolagents',
   'whowhen-algorithm-generated.json': 'who-and-when',
   'whowhen-hand-crafted-magentic-one.json': 'who-and-when',
 };

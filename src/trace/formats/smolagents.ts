@@ -1,13 +1,17 @@
 /**
  * smolagents memory steps (`agent.memory.get_full_steps()` or `RunResult.steps`): a TaskStep with
  * the task, PlanningSteps, and ActionSteps with model output, tool calls, observations and errors.
- * An ActionStep becomes the agent's step plus, when it ran code, an interpreter step with the result.
+ * An ActionStep becomes the agent's step plus, when it has observations or an error, a tool step
+ * with them, spoken by what produced them: a CodeAgent's step (it has a `code_action`) by its
+ * `python_interpreter`, a ToolCallingAgent's by the tool it called (a managed agent is called as a
+ * tool named after it; several different tools in one step speak as `tools`).
  */
 import { z } from 'zod';
 import { TraceFormatError } from '../../errors.js';
 import { buildTrace, type DraftStep } from '../build-trace.js';
 import { argumentsText, isObject, textOf, validate, type TraceFormat } from '../format.js';
 import type { RawInput } from '../read-input.js';
+import { callsText } from '../step-text.js';
 import { requireSteps } from './chat-messages.js';
 
 const NAME = 'smolagents';
@@ -26,6 +30,7 @@ const stepSchema = z.object({
       }),
     )
     .nullish(),
+  code_action: z.string().nullish(),
   observations: z.string().nullish(),
   error: z
     .union([z.object({ type: z.string().nullish(), message: z.string().nullish() }), z.string()])
@@ -88,7 +93,9 @@ export const smolagentsFormat: TraceFormat = {
           ...base,
           speaker: found.agent,
           role: 'agent',
-          content: textOf(step.model_output),
+          // A turn that only calls tools (a ToolCallingAgent's model output is often empty) reads
+          // as its calls, as in every other format.
+          content: textOf(step.model_output) || callsText(calls),
           toolCalls: calls,
         });
         const error =
@@ -98,9 +105,10 @@ export const smolagentsFormat: TraceFormat = {
               ? [step.error.type, step.error.message].filter(Boolean).join(': ')
               : '';
         if (step.observations || error) {
+          const called = step.code_action ? [] : [...new Set(calls.map((call) => call.name))];
           steps.push({
             ...base,
-            speaker: 'python_interpreter',
+            speaker: called.length > 1 ? 'tools' : (called[0] ?? 'python_interpreter'),
             role: 'tool',
             content: [step.observations ?? '', error ? `[error] ${error}` : '']
               .filter(Boolean)
