@@ -128,6 +128,12 @@ function agentChatSteps(list: unknown[], field: string, context: ImportContext):
         prefix: `${prefix}.content`,
       });
       step.role = 'tool';
+      // The results are the tools' own words, spoken by the tool as in every other format (the
+      // event's source is the agent that ran it, whose call is the step before); several
+      // different tools at once speak as `tools`.
+      const tools = [...new Set(results.map((result) => result.name))];
+      if (tools.length > 0 && tools.every((name): name is string => Boolean(name)))
+        step.speaker = tools.length === 1 ? tools[0]! : 'tools';
       step.toolResults = results.map((result) => ({
         ...(result.call_id ? { id: result.call_id } : {}),
         ...(result.name ? { name: result.name } : {}),
