@@ -74,6 +74,9 @@ export function draftStepsFromMessages(
   messages: readonly unknown[],
   options: { file: string; format: string; field: string; speaker: SpeakerField },
 ): DraftStep[] {
+  // The tools called so far, by call id: a tool message without a name speaks as the tool whose
+  // call it answers (OpenAI's `{"role": "tool", "tool_call_id": ...}`), not as a generic `tool`.
+  const calledTools = new Map<string, string>();
   return messages.map((raw, index) => {
     const position = `${options.field}[${index}]`;
     const message = validate(chatMessageSchema, raw, {
@@ -81,8 +84,12 @@ export function draftStepsFromMessages(
       format: options.format,
       prefix: position,
     });
+    const answered =
+      message.tool_call_id && /^(tool|function)$/i.test(message.role ?? '')
+        ? calledTools.get(message.tool_call_id)
+        : undefined;
     const speaker = (
-      options.speaker === 'role' ? message.role : (message.name ?? message.role)
+      options.speaker === 'role' ? message.role : (message.name ?? answered ?? message.role)
     )?.trim();
     if (!speaker) {
       throw new TraceFormatError(options.file, 'the message names no speaker (no name or role)', {
@@ -104,6 +111,7 @@ export function draftStepsFromMessages(
       }));
       // A turn that only calls tools reads as its calls, as in the other importers.
       if (!step.content.trim()) step.content = callsText(step.toolCalls);
+      for (const call of step.toolCalls) if (call.id) calledTools.set(call.id, call.name);
     }
     if (message.tool_responses) {
       step.toolResults = message.tool_responses.map((response) => ({
