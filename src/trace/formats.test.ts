@@ -89,6 +89,9 @@ const NEGATIVE: Record<string, RegExp> = {
   'empty-file.json': /the file is empty/,
   'empty-history.json': /history is empty/,
   'jsonl-truncated.jsonl': /line 2: the JSON ends too early/,
+  'list-item-bad-content.jsonl':
+    /\(who-and-when\) at line 2\.history\[1\]\.content: content is number/,
+  'list-item-unread.jsonl': /at line 2: unrecognised trace format \(top-level keys: notes\)/,
   'list-of-numbers.json':
     /unrecognised trace format \(a list of 3 items\); faultline reads: canonical, who-and-when, .*messages/,
   'logs-dump.sql':

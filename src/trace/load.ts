@@ -51,8 +51,11 @@ export async function importRawInput(
   if (format) return format.parse(input, context);
   const list = options.format ? undefined : listOfTraces(input);
   if (!list) throw unknownShape(input, context.file);
+  // Where an item is: its index in a JSON list, its line in JSON Lines.
+  const place = (at: number, inside?: string) =>
+    `${input.kind === 'jsonl' ? `line ${at + 1}` : `[${at}]`}${inside ? `.${inside}` : ''}`;
   // A list of traces with an item no format reads: that item is named.
-  if ('unread' in list) throw unknownShape(list.unread.item, context.file, `[${list.unread.at}]`);
+  if ('unread' in list) throw unknownShape(list.unread.item, context.file, place(list.unread.at));
   const { items } = list;
   const traces: Trace[] = [];
   for (const [index, { item, format: itemFormat }] of items.entries()) {
@@ -62,10 +65,9 @@ export async function importRawInput(
       );
     } catch (error) {
       if (!(error instanceof TraceFormatError)) throw error;
-      // Where in the list, then where in the item.
       throw new TraceFormatError(context.file, error.problem, {
         format: error.format ?? itemFormat.name,
-        position: `[${index}]${error.position ? `.${error.position}` : ''}`,
+        position: place(index, error.position),
         cause: error,
       });
     }
