@@ -224,6 +224,27 @@ describe('faultline command', () => {
     );
   });
 
+  it('reads a tau-bench results file as its runs, and says which the log records as a success', async () => {
+    const file = join(FIXTURES, 'formats/tau-bench-results.json');
+    const [text, json] = await Promise.all([
+      faultline('attribute', file),
+      faultline('attribute', file, '--json'),
+    ]);
+    assert.equal(text.code, 0, text.stderr);
+    assert.equal(text.stdout.match(/the log records this run as a success/g)?.length, 1);
+    const lines = json.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { id: string; outcome?: string });
+    assert.deepEqual(
+      lines.map(({ id, outcome }) => [id, outcome]),
+      [
+        ['tau-bench-results-1', 'failure'],
+        ['tau-bench-results-2', 'success'],
+      ],
+    );
+  });
+
   it('treats an unknown option as bad usage', async () => {
     const result = await faultline('attribute', '--frobnicate');
     assert.equal(result.code, 2);

@@ -69,6 +69,12 @@ export function renderAttribution(label: string, trace: Trace, result: Attributi
         `  note    this run looks unlike the runs the offline model learned from (its agents' names or its structure): read the answer as a guess, try an LLM method (--method all-at-once --model provider:model), or retrain with labelled runs of this system (faultline train)`,
       ),
     );
+  if (trace.outcome === 'success')
+    lines.push(
+      pc.yellow(
+        `  note    the log records this run as a success: the answer is where it would most likely have gone wrong`,
+      ),
+    );
   if (result.candidates && result.candidates.length > (guessed ? 0 : 1)) {
     lines.push(
       `  ${guessed ? 'likely ' : 'next    '}${result.candidates

@@ -85,7 +85,11 @@ export function registerAttribute(program: Command, exit: (code: number) => void
                 : error,
             );
           } else if (flags.json) {
-            process.stdout.write(`${JSON.stringify({ trace: file, id: trace.id, ...result })}\n`);
+            // What the log records of the run's outcome, where it records one.
+            const recorded = trace.outcome === 'unknown' ? {} : { outcome: trace.outcome };
+            process.stdout.write(
+              `${JSON.stringify({ trace: file, id: trace.id, ...recorded, ...result })}\n`,
+            );
           } else {
             const label = !file.includes(trace.id) ? `${file} (${trace.id})` : file;
             process.stdout.write(

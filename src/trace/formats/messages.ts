@@ -1,7 +1,10 @@
 /**
  * The original tool's input: any JSON with a `history` or `conversation` array of
  * `{role, name?, content}` plus optional `question` and `ground_truth`; also a bare array of such
- * messages, or JSON Lines with one message per line.
+ * messages, or JSON Lines with one message per line; and a tau-bench result (`traj`, the OpenAI
+ * chat messages of a customer-service run with its simulated user and tools, and `reward`: 1 a
+ * success, less a failure). tau-bench's results file, a list of results, reads as one run each
+ * (trace/load.ts).
  */
 import { z } from 'zod';
 import { buildTrace } from '../build-trace.js';
@@ -30,6 +33,8 @@ const envelopeSchema = z.object({
   mas: z.string().nullish(),
   llm: z.string().nullish(),
   benchmark: z.string().nullish(),
+  /** tau-bench: 1 when the run succeeded. */
+  reward: z.number().nullish(),
 });
 
 function isMessage(value: unknown): boolean {
@@ -60,12 +65,14 @@ function messageList(
     return { field: 'history', messages: value.history, envelope: value };
   if (Array.isArray(value.conversation))
     return { field: 'conversation', messages: value.conversation, envelope: value };
+  if (Array.isArray(value.traj)) return { field: 'traj', messages: value.traj, envelope: value };
   return undefined;
 }
 
 export const messagesFormat: TraceFormat = {
   name: NAME,
-  description: 'a `history` or `conversation` array of {role, name?, content} (JSON or JSON Lines)',
+  description:
+    'a `history` or `conversation` array of {role, name?, content} (JSON or JSON Lines), or a tau-bench result (`traj`)',
   detect(input) {
     return messageList(input) !== undefined;
   },
@@ -102,6 +109,9 @@ export const messagesFormat: TraceFormat = {
           ? { groundTruth: String(groundTruth) }
           : {}),
         steps,
+        ...(typeof envelope.reward === 'number'
+          ? { outcome: envelope.reward >= 1 ? ('success' as const) : ('failure' as const) }
+          : {}),
         ...(envelope.mas || envelope.llm || envelope.benchmark
           ? {
               metadata: {
