@@ -239,6 +239,22 @@ describe('web page in Chromium', { skip }, () => {
     await page.close();
   });
 
+  it('says when the log records the run as a success', async () => {
+    const page = await browser.newPage();
+    // The fixture's second tau-bench result (reward 1), alone in a file.
+    const results = JSON.parse(
+      readFileSync(join(FIXTURES, 'formats/tau-bench-results.json'), 'utf8'),
+    ) as unknown[];
+    const file = join(home, 'tau-bench-success.json');
+    await writeFile(file, JSON.stringify(results[1]));
+    await attribute(page, file);
+    assert.match(
+      (await page.locator('#result').textContent()) ?? '',
+      /The log records this run as a success/,
+    );
+    await page.close();
+  });
+
   it('reads an AG2 logs.db and several files at once, and clears the screen after a failed analysis or upload', async () => {
     const page = await browser.newPage();
     await page.goto(server.state.url);

@@ -9,6 +9,10 @@ import { element, labelledAgents, percent } from './dom.js';
 /** Below this probability of the named agent the verdict is shown as a guess. */
 const LOW_CONFIDENCE = 0.4;
 
+/** What is said of a run the log records as a success (faultline assumes the run failed). */
+const RECORDED_SUCCESS =
+  'The log records this run as a success: the answer is where it would most likely have gone wrong.';
+
 /** What the panel can ask the page to do. */
 export interface VerdictActions {
   open(step: number): void;
@@ -64,6 +68,7 @@ export function verdictMarkdown(traceName: string, trace: Trace, analysis: Analy
     `- **Reason:** ${result.reason}`,
   ];
   if (isLowConfidence(result)) lines.push('- **Low confidence:** read this as a guess.');
+  if (trace.outcome === 'success') lines.push(`- **Outcome:** ${RECORDED_SUCCESS}`);
   if (result.modes?.length)
     lines.push(
       `- **Failure modes:** ${result.modes.map((mode) => `${mode.code} ${mode.name}`).join('; ')}`,
@@ -197,6 +202,10 @@ export function renderVerdict(
         ),
       );
   }
+  if (trace.outcome === 'success')
+    container.append(
+      element('p', { class: 'badge low-confidence', role: 'note' }, RECORDED_SUCCESS),
+    );
   if (trace.labels && (trace.labels.agent || trace.labels.step !== undefined)) {
     const labels = trace.labels;
     container.append(
