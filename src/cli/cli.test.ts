@@ -243,6 +243,16 @@ describe('faultline command', () => {
         ['tau-bench-results-2', 'success'],
       ],
     );
+    // Converted to messages, the runs keep their recorded outcomes.
+    const out = join(folder, 'tau.json');
+    assert.equal((await faultline('convert', file, '--out', out)).code, 0);
+    const back = JSON.parse((await faultline('convert', out, '--to', 'canonical')).stdout) as {
+      outcome: string;
+    }[];
+    assert.deepEqual(
+      back.map((run) => run.outcome),
+      ['failure', 'success'],
+    );
   });
 
   it('treats an unknown option as bad usage', async () => {

@@ -1,6 +1,7 @@
 /**
  * Writing canonical traces back out: as the original tool's message JSON (`history` of
- * `{role, name, content}` plus question, ground truth and labels), which faultline reads back as-is.
+ * `{role, name, content}` plus question, ground truth, labels and the recorded outcome), which
+ * faultline reads back as-is.
  */
 import type { StepRole, Trace } from './model.js';
 
@@ -19,6 +20,8 @@ export interface MessagesDocument {
   mistake_agent?: string;
   mistake_step?: string;
   mistake_reason?: string;
+  /** Who&When's outcome field: false for a run recorded as failed, true for one that succeeded. */
+  is_correct?: boolean;
 }
 
 /** Converts a trace to the `messages` format; step indices are preserved one-to-one. */
@@ -35,5 +38,6 @@ export function toMessagesDocument(trace: Trace): MessagesDocument {
   if (trace.labels?.agent) document.mistake_agent = trace.labels.agent;
   if (trace.labels?.step !== undefined) document.mistake_step = String(trace.labels.step);
   if (trace.labels?.reason) document.mistake_reason = trace.labels.reason;
+  if (trace.outcome !== 'unknown') document.is_correct = trace.outcome === 'success';
   return document;
 }
