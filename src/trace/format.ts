@@ -108,6 +108,16 @@ export function argumentsText(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
+/**
+ * Who speaks a tool output: the tool that produced it, `tools` when several different ones did,
+ * undefined when a name is missing (or there is none) and the caller decides.
+ */
+export function toolSpeaker(names: readonly (string | null | undefined)[]): string | undefined {
+  const tools = [...new Set(names)];
+  if (tools.length === 0 || !tools.every((name): name is string => Boolean(name))) return undefined;
+  return tools.length === 1 ? tools[0] : 'tools';
+}
+
 /** JSON text parsed; any other value, or text that is not JSON, returned as it is. */
 export function parseJsonOr(value: unknown): unknown {
   if (typeof value !== 'string') return value;

@@ -57,8 +57,8 @@ export interface FirstFailing {
 /**
  * The agent's first candidate step whose output what follows rejects; else its first that brings
  * a figure new to the run; else its first that acts (calls a tool, writes code, claims or
- * concludes); else its first. `candidate(step)` says which steps may be named. Step -1 when the
- * agent has none.
+ * concludes); else its first that says something; else its first. `candidate(step)` says which
+ * steps may be named. Step -1 when the agent has none.
  */
 export function firstFailingStep(
   trace: Trace,
@@ -77,16 +77,11 @@ export function firstFailingStep(
     for (let tier = 0; tier < open; tier += 1) {
       const { why, signals, unless } = TIERS[tier]!;
       if (unless.some(({ column }) => row[column]! > 0)) continue;
-      if (signals.length === 0) {
-        best = { step, why };
-        open = tier;
-        continue;
-      }
+      // A tier without signals takes the step as it is.
       const hit = signals.find(({ column }) => row[column]! > 0);
-      if (hit) {
-        best = { step, why, signal: hit.name };
-        open = tier;
-      }
+      if (signals.length > 0 && !hit) continue;
+      best = hit ? { step, why, signal: hit.name } : { step, why };
+      open = tier;
     }
     if (first === -1) first = step;
   }

@@ -95,11 +95,12 @@ export async function runEvalCommand(
   // A set with only mode labels (MAD) runs only the methods that name modes (LLM methods; the
   // offline ones are scored by evaluateModes below), and gets only the modes figures.
   const modeLabelled = traces.some((trace) => labelledModes(trace) !== undefined);
-  if (traces.length > 0 && !modeLabelled && !traces.some(isLabelled))
+  const labelled = traces.some(isLabelled);
+  if (traces.length > 0 && !modeLabelled && !labelled)
     throw new UserError(
       `nothing to evaluate: none of the ${traces.length} trace${traces.length === 1 ? '' : 's'} read from ${paths.join(', ')} is labelled (eval needs runs that name the responsible agent, and the decisive step where known, or their MAST modes); label runs on the page (faultline launch) or evaluate a labelled set such as the Who&When folders`,
     );
-  const runsMethods = traces.some(isLabelled) || (modeLabelled && methods.some(namesModes));
+  const runsMethods = labelled || (modeLabelled && methods.some(namesModes));
   const { records, info } = runsMethods
     ? await runEvaluation(traces, store, {
         methods,

@@ -14,6 +14,7 @@ import {
   argumentsText,
   isObject,
   textOf,
+  toolSpeaker,
   validate,
   type ImportContext,
   type TraceFormat,
@@ -129,11 +130,8 @@ function agentChatSteps(list: unknown[], field: string, context: ImportContext):
       });
       step.role = 'tool';
       // The results are the tools' own words, spoken by the tool as in every other format (the
-      // event's source is the agent that ran it, whose call is the step before); several
-      // different tools at once speak as `tools`.
-      const tools = [...new Set(results.map((result) => result.name))];
-      if (tools.length > 0 && tools.every((name): name is string => Boolean(name)))
-        step.speaker = tools.length === 1 ? tools[0]! : 'tools';
+      // event's source is the agent that ran it, whose call is the step before).
+      step.speaker = toolSpeaker(results.map((result) => result.name)) ?? step.speaker;
       step.toolResults = results.map((result) => ({
         ...(result.call_id ? { id: result.call_id } : {}),
         ...(result.name ? { name: result.name } : {}),

@@ -118,7 +118,7 @@ export const langfuseFormat: TraceFormat = {
           const result = textOf(observation.output);
           out.kind = 'tool';
           out.call = { name: out.name, arguments: argumentsText(observation.input) };
-          out.content = [`${out.name}(${out.call.arguments})`, result].filter(Boolean).join('\n');
+          out.content = [callsText([out.call]), result].filter(Boolean).join('\n');
           out.toolResults = [
             { name: out.name, content: result, ...(out.error ? { isError: true } : {}) },
           ];

@@ -136,9 +136,7 @@ export const openAiAgentsFormat: TraceFormat = {
         case 'function':
           out.kind = 'tool';
           out.call = { name: out.name, arguments: argumentsText(data.input) };
-          out.content = [`${out.name}(${out.call.arguments})`, textOf(data.output)]
-            .filter(Boolean)
-            .join('\n');
+          out.content = [callsText([out.call]), textOf(data.output)].filter(Boolean).join('\n');
           out.toolResults = [
             {
               name: out.name,

@@ -9,7 +9,14 @@
 import { z } from 'zod';
 import { TraceFormatError } from '../../errors.js';
 import { buildTrace, type DraftStep } from '../build-trace.js';
-import { argumentsText, isObject, textOf, validate, type TraceFormat } from '../format.js';
+import {
+  argumentsText,
+  isObject,
+  textOf,
+  toolSpeaker,
+  validate,
+  type TraceFormat,
+} from '../format.js';
 import type { RawInput } from '../read-input.js';
 import { callsText } from '../step-text.js';
 import { requireSteps } from './chat-messages.js';
@@ -105,10 +112,10 @@ export const smolagentsFormat: TraceFormat = {
               ? [step.error.type, step.error.message].filter(Boolean).join(': ')
               : '';
         if (step.observations || error) {
-          const called = step.code_action ? [] : [...new Set(calls.map((call) => call.name))];
+          const called = step.code_action ? [] : calls.map((call) => call.name);
           steps.push({
             ...base,
-            speaker: called.length > 1 ? 'tools' : (called[0] ?? 'python_interpreter'),
+            speaker: toolSpeaker(called) ?? 'python_interpreter',
             role: 'tool',
             content: [step.observations ?? '', error ? `[error] ${error}` : '']
               .filter(Boolean)
