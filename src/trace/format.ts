@@ -37,6 +37,17 @@ export function formatPath(path: readonly PropertyKey[], prefix = ''): string {
   return out.length > 0 ? out : '(top level)';
 }
 
+/** The field name importers give the records of a JSON Lines file, as if they were one list. */
+export const JSON_LINES = 'line';
+
+/**
+ * Where the `index`th item of a list field is, as users find it: `history[3]`, or `line 4` for the
+ * records of a JSON Lines file (field JSON_LINES), counted from 1 as editors number lines.
+ */
+export function itemPosition(field: string, index: number): string {
+  return field === JSON_LINES ? `line ${index + 1}` : `${field}[${index}]`;
+}
+
 function describeValue(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
@@ -67,7 +78,9 @@ export function validate<Schema extends z.ZodType>(
   const problem =
     found === undefined
       ? `missing ${String(issue.path.at(-1) ?? 'value')}`
-      : `${issue.message.replace(/^Invalid input: /, '')} (found ${describeValue(found)})`;
+      : issue.code === 'invalid_type'
+        ? `expected ${issue.expected}, found ${describeValue(found)}`
+        : `${issue.message.replace(/^Invalid input: /, '')} (found ${describeValue(found)})`;
   throw new TraceFormatError(context.file, problem, { format: context.format, position });
 }
 

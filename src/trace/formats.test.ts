@@ -99,8 +99,11 @@ const NEGATIVE: Record<string, RegExp> = {
     /unrecognised trace format \(a list of 3 items\); faultline reads: canonical, who-and-when, .*messages/,
   'logs-dump.sql':
     /logs-dump\.sql: this is SQL text, not a trace; .*give that file, or load this text into one first \(sqlite3 logs\.db < .*logs-dump\.sql\)/,
+  // A JSON Lines record is named by its line, counted from 1; a wrong type says what was found.
+  'messages-lines-bad-name.jsonl': /\(messages\) at line 2\.name: expected string, found number$/,
   'missing-speaker.json': /history\[0\]: the message names no speaker/,
   'not-json.json': /invalid JSON/,
+  'null.json': /unrecognised trace format \(null\)/,
   'otel-missing-span-id.json': /spans\[0\]\.spanId: missing spanId/,
   'truncated.json': /the JSON ends too early/,
   'unknown-shape.json': /unrecognised trace format \(top-level keys: foo, bar\)/,
@@ -129,6 +132,24 @@ describe('malformed traces', () => {
     await assert.rejects(
       importTraceText('{}', 'x.json', { format: 'nope' }),
       /unknown format "nope"; choose one of: canonical, who-and-when/,
+    );
+  });
+});
+
+describe('times', () => {
+  it('drops a step time beyond what a date can hold rather than failing the run', async () => {
+    const memory = {
+      agent_name: 'researcher',
+      steps: [
+        { task: 'Look it up.' },
+        { step_number: 1, timing: { start_time: 1e20 }, model_output: 'Searching.' },
+        { step_number: 2, timing: { start_time: 1777629600 }, model_output: 'Found it.' },
+      ],
+    };
+    const [trace] = await importTraceText(JSON.stringify(memory), 'memory.json');
+    assert.deepEqual(
+      trace!.steps.map((step) => step.timestamp),
+      [undefined, undefined, '2026-05-01T10:00:00.000Z'],
     );
   });
 });

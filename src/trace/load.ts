@@ -30,7 +30,8 @@ function unknownShape(input: RawInput, file: string, position?: string): TraceFo
   else if (input.kind === 'json' && Array.isArray(input.value))
     shape = ` (a list of ${input.value.length} items)`;
   else if (input.kind === 'jsonl') shape = ` (${input.records.length} JSON lines)`;
-  else if (input.kind === 'json') shape = ` (a bare ${typeof input.value})`;
+  else if (input.kind === 'json')
+    shape = input.value === null ? ' (null)' : ` (a bare ${typeof input.value})`;
   const names = listFormats()
     .map((format) => format.name)
     .join(', ');

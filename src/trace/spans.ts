@@ -82,10 +82,19 @@ export function sortKeyOfTime(value: unknown): bigint {
   return BigInt(millis) * 1_000_000n + BigInt(micros) * 1000n;
 }
 
-/** ISO string of a nanosecond epoch, for steps. */
+/** ISO string of a nanosecond epoch, for steps (undefined when unknown or out of range). */
 export function isoOfNanos(nanos: bigint): string | undefined {
   if (nanos <= 0n) return undefined;
-  return new Date(Number(nanos / 1_000_000n)).toISOString();
+  return isoOfMillis(Number(nanos / 1_000_000n));
+}
+
+/**
+ * ISO string of a millisecond epoch; undefined beyond the dates JavaScript can write (a time is
+ * only shown, so a corrupt one is dropped rather than failing the run).
+ */
+export function isoOfMillis(millis: number): string | undefined {
+  const date = new Date(millis);
+  return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
 }
 
 /**

@@ -13,6 +13,8 @@ import {
   completionMessage,
   argumentsText,
   isObject,
+  itemPosition,
+  JSON_LINES,
   textOf,
   toolSpeaker,
   validate,
@@ -101,7 +103,7 @@ function agentOfId(agentId: string | null | undefined): string {
 function agentChatSteps(list: unknown[], field: string, context: ImportContext): DraftStep[] {
   const steps: DraftStep[] = [];
   list.forEach((raw, index) => {
-    const prefix = `${field}[${index}]`;
+    const prefix = itemPosition(field, index);
     const message = validate(agentChatMessageSchema, raw, {
       file: context.file,
       format: NAME,
@@ -234,7 +236,7 @@ export const autogenFormat: TraceFormat = {
     } else if (kind === 'agentchat') {
       const found =
         input.kind === 'jsonl'
-          ? { field: 'line', list: input.records }
+          ? { field: JSON_LINES, list: input.records }
           : messagesOf(input.kind === 'json' ? input.value : undefined)!;
       steps = agentChatSteps(found.list, found.field, context);
       const stop = 'stop' in found ? found.stop : undefined;

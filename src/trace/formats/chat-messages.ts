@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { TraceFormatError } from '../../errors.js';
 import type { DraftStep } from '../build-trace.js';
-import { argumentsText, textOf, validate } from '../format.js';
+import { argumentsText, itemPosition, textOf, validate } from '../format.js';
 import { callsText } from '../step-text.js';
 import type { StepRole, TraceLabels } from '../model.js';
 
@@ -78,7 +78,7 @@ export function draftStepsFromMessages(
   // call it answers (OpenAI's `{"role": "tool", "tool_call_id": ...}`), not as a generic `tool`.
   const calledTools = new Map<string, string>();
   return messages.map((raw, index) => {
-    const position = `${options.field}[${index}]`;
+    const position = itemPosition(options.field, index);
     const message = validate(chatMessageSchema, raw, {
       file: options.file,
       format: options.format,

@@ -9,6 +9,8 @@ import { buildTrace } from '../build-trace.js';
 import {
   argumentsText,
   isObject,
+  itemPosition,
+  JSON_LINES,
   textOf,
   validate,
   type ImportContext,
@@ -69,7 +71,7 @@ const isRun = (item: unknown) =>
 
 function rootList(input: RawInput): { field: string; list: unknown[] } | undefined {
   if (input.kind === 'jsonl')
-    return input.records.every(isRun) ? { field: 'line', list: input.records } : undefined;
+    return input.records.every(isRun) ? { field: JSON_LINES, list: input.records } : undefined;
   if (input.kind !== 'json') return undefined;
   const { value } = input;
   if (Array.isArray(value))
@@ -136,7 +138,11 @@ function collectRuns(list: unknown[], field: string, context: ImportContext): Ru
   };
   list.forEach((raw, index) =>
     visit(
-      validate(runSchema, raw, { file: context.file, format: NAME, prefix: `${field}[${index}]` }),
+      validate(runSchema, raw, {
+        file: context.file,
+        format: NAME,
+        prefix: itemPosition(field, index),
+      }),
     ),
   );
   return out;

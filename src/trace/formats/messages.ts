@@ -8,7 +8,7 @@
  */
 import { z } from 'zod';
 import { buildTrace } from '../build-trace.js';
-import { isObject, validate, type TraceFormat } from '../format.js';
+import { isObject, JSON_LINES, validate, type TraceFormat } from '../format.js';
 import type { RawInput } from '../read-input.js';
 import {
   draftStepsFromMessages,
@@ -51,7 +51,7 @@ function messageList(
 ): { field: string; messages: unknown[]; envelope: unknown } | undefined {
   if (input.kind === 'jsonl') {
     return input.records.length > 0 && input.records.every(isMessage)
-      ? { field: 'line', messages: input.records, envelope: {} }
+      ? { field: JSON_LINES, messages: input.records, envelope: {} }
       : undefined;
   }
   if (input.kind !== 'json') return undefined;

@@ -18,6 +18,7 @@ import {
   type TraceFormat,
 } from '../format.js';
 import type { RawInput } from '../read-input.js';
+import { isoOfMillis } from '../spans.js';
 import { callsText } from '../step-text.js';
 import { requireSteps } from './chat-messages.js';
 
@@ -82,7 +83,7 @@ export const smolagentsFormat: TraceFormat = {
         prefix: `steps[${index}]`,
       });
       const timestamp = step.timing?.start_time
-        ? new Date(step.timing.start_time * 1000).toISOString()
+        ? isoOfMillis(step.timing.start_time * 1000)
         : undefined;
       const base: Partial<DraftStep> = timestamp ? { timestamp } : {};
       if (step.task) {
