@@ -232,6 +232,12 @@ describe('faultline command', () => {
     ]);
     assert.equal(text.code, 0, text.stderr);
     assert.equal(text.stdout.match(/the log records this run as a success/g)?.length, 1);
+    // Text output over several runs closes with which agents were named how often.
+    assert.match(
+      text.stdout,
+      /\n\n2 runs\n {2}named {3}assistant 2\n {2}note {4}2 of them look unlike the runs the offline model learned from/,
+    );
+    assert.doesNotMatch(json.stdout, /2 runs/);
     const lines = json.stdout
       .trim()
       .split('\n')

@@ -105,3 +105,45 @@ export function renderAttribution(label: string, trace: Trace, result: Attributi
   );
   return lines.join('\n');
 }
+
+/**
+ * The close of a text run over several traces: how many runs, which agents were named how often
+ * (the agent to look at first across a team's failed runs), how many answers are guesses, and
+ * what the LLM calls spent. Undefined for fewer than two runs.
+ */
+export function renderBatchSummary(results: readonly Attribution[]): string | undefined {
+  if (results.length < 2) return undefined;
+  const named = new Map<string, number>();
+  let unanswered = 0;
+  for (const result of results) {
+    if (result.agent === null) unanswered += 1;
+    else named.set(result.agent, (named.get(result.agent) ?? 0) + 1);
+  }
+  const tally = [...named]
+    .sort((left, right) => right[1] - left[1] || left[0].localeCompare(right[0]))
+    .map(([agent, count]) => `${agent} ${count}`);
+  if (unanswered > 0) tally.push(`no answer ${unanswered}`);
+  const lines = [pc.bold(`${results.length} runs`), `  named   ${tally.join(', ')}`];
+  const unfamiliar = results.filter((result) => result.familiar === false).length;
+  if (unfamiliar > 0)
+    lines.push(
+      pc.yellow(
+        `  note    ${unfamiliar} of them ${unfamiliar === 1 ? 'looks' : 'look'} unlike the runs the offline model learned from: read those answers as guesses`,
+      ),
+    );
+  const calls = results.reduce((sum, result) => sum + result.usage.calls, 0);
+  if (calls > 0) {
+    const total = (key: 'inputTokens' | 'outputTokens') =>
+      results.reduce((sum, result) => sum + result.usage[key], 0);
+    const costs = results.map((result) => result.usage.costUsd);
+    const cost = costs.every((value) => value !== undefined)
+      ? `, ~$${costs.reduce((sum, value) => sum + value, 0).toFixed(4)}`
+      : '';
+    lines.push(
+      pc.dim(
+        `  spent   ${calls} calls, ${total('inputTokens')} in / ${total('outputTokens')} out tokens${cost}`,
+      ),
+    );
+  }
+  return lines.join('\n');
+}

@@ -15,7 +15,7 @@ import { forEachTrace, finishBatch } from '../batch.js';
 import { EXIT, reportError } from '../errors.js';
 import { share, wholeNumber } from '../flag-values.js';
 import { addLlmOptions, llmOptionsOf, type LlmFlags } from '../llm-options.js';
-import { renderAttribution } from '../render.js';
+import { renderAttribution, renderBatchSummary } from '../render.js';
 
 interface AttributeFlags extends LlmFlags {
   method: string;
@@ -74,6 +74,8 @@ export function registerAttribute(program: Command, exit: (code: number) => void
       )[] = [];
       let printed = 0;
       let providerFailures = 0;
+      // What was answered, for the text output's closing summary.
+      const answered: Attribution[] = [];
       const flush = () => {
         while (results[printed] !== undefined) {
           const { trace, file, result, error } = results[printed]!;
@@ -91,6 +93,7 @@ export function registerAttribute(program: Command, exit: (code: number) => void
               `${JSON.stringify({ trace: file, id: trace.id, ...recorded, ...result })}\n`,
             );
           } else {
+            answered.push(result!);
             const label = !file.includes(trace.id) ? `${file} (${trace.id})` : file;
             process.stdout.write(
               `${printed === 0 ? '' : '\n'}${renderAttribution(label, trace, result!)}\n`,
@@ -130,6 +133,8 @@ export function registerAttribute(program: Command, exit: (code: number) => void
         },
       );
       await Promise.all(pending);
+      const summary = flags.json ? undefined : renderBatchSummary(answered);
+      if (summary) process.stdout.write(`\n${summary}\n`);
       exit(Math.max(finishBatch(outcome), providerFailures > 0 ? EXIT.provider : EXIT.ok));
     });
 }
