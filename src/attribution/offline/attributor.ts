@@ -15,6 +15,7 @@ import {
 } from '../method.js';
 import { computeAgentFeatures } from './agent-features.js';
 import { scoreRows, softmax } from './scoring.js';
+import { explainCallOrigin, originOfCall } from './call-origin.js';
 import { explainStep } from './evidence.js';
 import { FIRST_FAILING_TEXT, firstFailingStep, firstRejectedAgent } from './first-failing-step.js';
 import { isFamiliar, lookOf, type FamiliarityModel } from './familiarity.js';
@@ -148,19 +149,38 @@ export function attributeWithModel(
     !likeStepLabelled && model.decoding.unfamiliarStep === 'first-failing'
       ? (rejectedFirst?.failing ?? firstFailingStep(trace, rows, candidate, agent))
       : undefined;
-  const best = first ? { step: first.step, score: joint[first.step]! } : likeliest;
-  const explanation = explainStep(trace, best.step, rows[best.step]!, model.step, first?.signal);
+  // Where that step is a tool call the tool rejects and every figure it passes was first written
+  // by another speaker (a simulated customer's wrong order id), that speaker's step is named: the
+  // caller passed the error on (call-origin.ts).
+  const origin =
+    first?.why === 'rejected' && first.signal === 'next_error'
+      ? originOfCall(trace, first.step, candidate)
+      : undefined;
+  const best = origin
+    ? { step: origin.step, score: joint[origin.step]! }
+    : first
+      ? { step: first.step, score: joint[first.step]! }
+      : likeliest;
+  const namedAgent = trace.steps[best.step]!.agent;
+  const explanation = origin
+    ? explainCallOrigin(
+        trace,
+        origin,
+        first!.step,
+        explainStep(trace, first!.step, rows[first!.step]!, model.step, first!.signal),
+      )
+    : explainStep(trace, best.step, rows[best.step]!, model.step, first?.signal);
   const topAgent = trace.steps[top.step]!.agent;
   const statedAgent = (name: string) =>
     wholePercent(stated(agentProbability.get(name) ?? 0, mapping?.agent));
   const named =
-    topAgent === agent
+    origin || topAgent === agent
       ? ''
       : rejectedFirst
         ? `Step ${top.step} (${topAgent}) scores highest, but ${agent} ${agent === agents[0]!.agent ? `is the most likely agent (${statedAgent(agent)})` : `is about as likely as ${agents[0]!.agent} (${statedAgent(agent)} against ${statedAgent(agents[0]!.agent)})`} and what follows rejects its step ${rejectedFirst.failing.step} first, so ${agent} is named. `
         : `Step ${top.step} (${topAgent}) scores highest (${wholePercent(stepConfidence(top.score))}), but ${agent}'s step ${earliest.step} comes earlier and is nearly as likely (${wholePercent(stepConfidence(earliest.score))}), so ${agent} is named. `;
   const instead =
-    first && best.step !== likeliest.step
+    first && best.step !== likeliest.step && !origin
       ? `This run is unlike the step-labelled training runs, so ${agent}'s ${FIRST_FAILING_TEXT[first.why]} is named rather than its highest-scoring one (step ${likeliest.step}). `
       : '';
   const reason = `${named}${instead}${explanation.reason}`;
@@ -174,12 +194,14 @@ export function attributeWithModel(
       score: round(candidateConfidence(entry.score, rank)),
     }));
   return {
-    agent,
+    agent: namedAgent,
     step: best.step,
     reason,
     evidence: explanation.evidence,
     method: 'offline',
     confidence: round(candidateConfidence(best.score, 0)),
+    // Passed on by a call, the error is stated at the caller's probability: the agent scorer
+    // weighed the caller's steps, and the origin only moves the blame along the call.
     agentConfidence: round(stated(agentProbability.get(agent) ?? 0, mapping?.agent)),
     familiar,
     candidates,

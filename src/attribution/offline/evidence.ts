@@ -177,7 +177,7 @@ function paraphrasesTask(line: string, task: TaskText): boolean {
 }
 
 /** A quoted line, cut at 160 characters. */
-const shorten = (line: string) => (line.length > 160 ? `${line.slice(0, 157)}...` : line);
+export const shorten = (line: string) => (line.length > 160 ? `${line.slice(0, 157)}...` : line);
 
 /** The first quotable line that shows a signal and does not paraphrase the task, shortened. */
 function quoteLine(
@@ -287,11 +287,19 @@ export function explainStep(
       : 'its position and role make it the most likely decisive step';
   const fallbackQuote = evidence.length === 0 ? quoteLine(lines(step), undefined, task) : undefined;
   if (fallbackQuote) evidence.push({ step: step.index, quote: fallbackQuote });
-  const quoted = evidence.map(({ step: at, quote }) =>
-    at === step.index ? `"${quote}"` : `step ${at} (${trace.steps[at]!.agent}): "${quote}"`,
-  );
   return {
-    reason: `${step.agent} at step ${stepIndex}: ${because}.${quoted.length > 0 ? ` Evidence: ${quoted.join(' / ')}` : ''}`,
+    reason: `${step.agent} at step ${stepIndex}: ${because}.${quoting(trace, stepIndex, evidence)}`,
     evidence,
   };
+}
+
+/**
+ * The evidence as a reason ends with it: ` Evidence: "..." / step 5 (tool): "..."` (a line of
+ * another step than the named one says which); empty without evidence.
+ */
+export function quoting(trace: Trace, named: number, evidence: readonly Evidence[]): string {
+  const quoted = evidence.map(({ step, quote }) =>
+    step === named ? `"${quote}"` : `step ${step} (${trace.steps[step]!.agent}): "${quote}"`,
+  );
+  return quoted.length > 0 ? ` Evidence: ${quoted.join(' / ')}` : '';
 }
