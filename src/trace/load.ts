@@ -5,7 +5,14 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { TraceFormatError } from '../errors.js';
-import { idFromFile, isObject, type ImportContext, type TraceFormat } from './format.js';
+import {
+  idFromFile,
+  isObject,
+  itemPosition,
+  JSON_LINES,
+  type ImportContext,
+  type TraceFormat,
+} from './format.js';
 import type { Trace } from './model.js';
 import { rawInputFromBytes, rawInputFromText, readRawInput, type RawInput } from './read-input.js';
 import { detectFormat, getFormat, listFormats } from './registry.js';
@@ -54,7 +61,7 @@ export async function importRawInput(
   if (!list) throw unknownShape(input, context.file);
   // Where an item is: its index in a JSON list, its line in JSON Lines.
   const place = (at: number, inside?: string) =>
-    `${input.kind === 'jsonl' ? `line ${at + 1}` : `[${at}]`}${inside ? `.${inside}` : ''}`;
+    `${itemPosition(input.kind === 'jsonl' ? JSON_LINES : '', at)}${inside ? `.${inside}` : ''}`;
   // A list of traces with an item no format reads: that item is named.
   if ('unread' in list) throw unknownShape(list.unread.item, context.file, place(list.unread.at));
   const { items } = list;

@@ -10,7 +10,15 @@ import { z } from 'zod';
 import { TraceFormatError } from '../../errors.js';
 import { matchAgentName } from '../agents.js';
 import { buildTrace, type DraftStep } from '../build-trace.js';
-import { isObject, textOf, validate, type ImportContext, type TraceFormat } from '../format.js';
+import {
+  isObject,
+  itemPosition,
+  JSON_LINES,
+  textOf,
+  validate,
+  type ImportContext,
+  type TraceFormat,
+} from '../format.js';
 import { mastCode } from '../mast.js';
 import type { Trace } from '../model.js';
 import { requireSteps } from './chat-messages.js';
@@ -142,7 +150,7 @@ export const aegisFormat: TraceFormat = {
       traceOf(
         record,
         context,
-        input.kind === 'jsonl' ? `line ${index + 1}` : `[${index}]`,
+        itemPosition(input.kind === 'jsonl' ? JSON_LINES : '', index),
         `${context.id}-${index + 1}`,
         context.id,
       ),

@@ -164,7 +164,7 @@ function coreEventSteps(records: unknown[], context: ImportContext): DraftStep[]
     validate(coreEventSchema, raw, {
       file: context.file,
       format: NAME,
-      prefix: `line ${index + 1}`,
+      prefix: itemPosition(JSON_LINES, index),
     }),
   );
   const hasModelCalls = events.some((event) => event.type === 'LLMCall');

@@ -9,6 +9,8 @@ import { buildTrace, type DraftStep } from '../build-trace.js';
 import {
   argumentsText,
   isObject,
+  itemPosition,
+  JSON_LINES,
   textOf,
   validate,
   type ImportContext,
@@ -106,7 +108,7 @@ function eventSteps(
       event: validate(eventSchema, raw, {
         file: context.file,
         format: NAME,
-        prefix: `line ${index + 1}`,
+        prefix: itemPosition(JSON_LINES, index),
       }),
       index,
     }))

@@ -6,7 +6,15 @@
 import { z } from 'zod';
 import { TraceFormatError } from '../../errors.js';
 import { buildTrace, type DraftStep } from '../build-trace.js';
-import { argumentsText, isObject, textOf, validate, type TraceFormat } from '../format.js';
+import {
+  argumentsText,
+  isObject,
+  itemPosition,
+  JSON_LINES,
+  textOf,
+  validate,
+  type TraceFormat,
+} from '../format.js';
 import { requireSteps } from './chat-messages.js';
 
 const NAME = 'magentic-one';
@@ -47,7 +55,7 @@ export const magenticOneFormat: TraceFormat = {
       const record = validate(recordSchema, raw, {
         file: context.file,
         format: NAME,
-        prefix: `line ${index + 1}`,
+        prefix: itemPosition(JSON_LINES, index),
       });
       if (!record.source || record.message === undefined) return;
       const step: DraftStep = { speaker: record.source, content: textOf(record.message) };
