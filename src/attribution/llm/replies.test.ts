@@ -54,6 +54,12 @@ describe('reading attribution replies', () => {
   it('finds the first JSON object past braces in the prose', () => {
     assert.deepEqual(extractJsonObject('a {b} c {"x": "}"} d'), { x: '}' });
   });
+
+  it('gives up on a reply of endless unclosed braces instead of reading it for minutes', () => {
+    // Each brace would be read to the end: quadratic, about 100 seconds here without a bound (20,000 braces took 4 s).
+    const stuck = `${'{'.repeat(100_000)}{"x": 1}`;
+    assert.equal(extractJsonObject(stuck), undefined);
+  });
 });
 
 describe('reading verdicts and halves', () => {

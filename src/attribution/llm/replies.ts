@@ -65,11 +65,16 @@ const readHalf = z.object({
   reason,
 });
 
-/** The balanced `{...}` starting at `start` (braces inside JSON strings ignored), if any. */
-function balancedObject(text: string, start: number): string | undefined {
+/**
+ * The balanced `{...}` starting at `start` (braces inside JSON strings ignored), if any within the
+ * `budget` of characters left to read (`budget.left` is spent by what is read).
+ */
+function balancedObject(text: string, start: number, budget: { left: number }): string | undefined {
   let depth = 0;
   let inString = false;
-  for (let index = start; index < text.length; index += 1) {
+  const end = Math.min(text.length, start + budget.left);
+  budget.left -= end - start;
+  for (let index = start; index < end; index += 1) {
     const char = text[index];
     if (inString) {
       if (char === '\\') index += 1;
@@ -81,6 +86,9 @@ function balancedObject(text: string, start: number): string | undefined {
   return undefined;
 }
 
+/** Most characters read looking for balanced objects in one reply (many times a long reply). */
+const SCAN_BUDGET = 2_000_000;
+
 /**
  * The first JSON object in a reply: a fenced block, else the first balanced `{...}` that parses
  * as an object (so braces in the prose before it do not get in the way).
@@ -89,10 +97,13 @@ export function extractJsonObject(text: string): Record<string, unknown> | undef
   const candidates: string[] = [];
   const fenced = /```(?:json)?\s*([\s\S]*?)```/i.exec(text);
   if (fenced?.[1]) candidates.push(fenced[1]);
+  // Each opening brace is tried in turn, so a reply of many unclosed braces (a model stuck
+  // repeating itself) would take quadratic time: the reading stops after SCAN_BUDGET characters.
+  const budget = { left: SCAN_BUDGET };
   for (let start = text.indexOf('{'); start !== -1; start = text.indexOf('{', start + 1)) {
-    const candidate = balancedObject(text, start);
+    const candidate = balancedObject(text, start, budget);
     if (candidate) candidates.push(candidate);
-    if (candidates.length > 20) break;
+    if (candidates.length > 20 || budget.left <= 0) break;
   }
   for (const candidate of candidates) {
     try {
