@@ -208,9 +208,8 @@ export const openInferenceFormat: TraceFormat = {
   detect: looksLikeOpenInference,
   parse(input, context) {
     const spans = flatSpans(input, context.file);
-    const root = spans.find(
-      (span) => !span.parentId || !spans.some((other) => other.spanId === span.parentId),
-    );
+    const ids = new Set(spans.map((span) => span.spanId));
+    const root = spans.find((span) => !span.parentId || !ids.has(span.parentId));
     const question = root ? textOf(root.attributes['input.value']) : '';
     const steps = withQuestionStep(question, stepsFromSpans(spans.map(neutral)));
     requireSteps(steps, context.file, NAME, 'spans');
