@@ -53,6 +53,9 @@ describe('reading attribution replies', () => {
 
   it('finds the first JSON object past braces in the prose', () => {
     assert.deepEqual(extractJsonObject('a {b} c {"x": "}"} d'), { x: '}' });
+    // Past any number of code blocks quoted before it.
+    const code = `${'if (ready) { run(); }\n'.repeat(500)}{"x": 1}`;
+    assert.deepEqual(extractJsonObject(code), { x: 1 });
   });
 
   it('gives up on a reply of endless unclosed braces instead of reading it for minutes', () => {

@@ -73,7 +73,6 @@ function balancedObject(text: string, start: number, budget: { left: number }): 
   let depth = 0;
   let inString = false;
   const end = Math.min(text.length, start + budget.left);
-  budget.left -= end - start;
   for (let index = start; index < end; index += 1) {
     const char = text[index];
     if (inString) {
@@ -81,8 +80,12 @@ function balancedObject(text: string, start: number, budget: { left: number }): 
       else if (char === '"') inString = false;
     } else if (char === '"') inString = true;
     else if (char === '{') depth += 1;
-    else if (char === '}' && (depth -= 1) === 0) return text.slice(start, index + 1);
+    else if (char === '}' && (depth -= 1) === 0) {
+      budget.left -= index + 1 - start;
+      return text.slice(start, index + 1);
+    }
   }
+  budget.left -= end - start;
   return undefined;
 }
 
@@ -94,25 +97,30 @@ const SCAN_BUDGET = 2_000_000;
  * as an object (so braces in the prose before it do not get in the way).
  */
 export function extractJsonObject(text: string): Record<string, unknown> | undefined {
-  const candidates: string[] = [];
   const fenced = /```(?:json)?\s*([\s\S]*?)```/i.exec(text);
-  if (fenced?.[1]) candidates.push(fenced[1]);
-  // Each opening brace is tried in turn, so a reply of many unclosed braces (a model stuck
-  // repeating itself) would take quadratic time: the reading stops after SCAN_BUDGET characters.
+  const inFence = fenced?.[1] ? objectOf(fenced[1]) : undefined;
+  if (inFence) return inFence;
+  // Each opening brace is tried in turn (code quoted before the object has many), so a reply of
+  // many unclosed braces (a model stuck repeating itself) would take quadratic time: the reading
+  // stops after SCAN_BUDGET characters.
   const budget = { left: SCAN_BUDGET };
   for (let start = text.indexOf('{'); start !== -1; start = text.indexOf('{', start + 1)) {
     const candidate = balancedObject(text, start, budget);
-    if (candidate) candidates.push(candidate);
-    if (candidates.length > 20 || budget.left <= 0) break;
+    const object = candidate === undefined ? undefined : objectOf(candidate);
+    if (object) return object;
+    if (budget.left <= 0) break;
   }
-  for (const candidate of candidates) {
-    try {
-      const value: unknown = JSON.parse(candidate.trim());
-      if (typeof value === 'object' && value !== null && !Array.isArray(value))
-        return value as Record<string, unknown>;
-    } catch {
-      // not this candidate
-    }
+  return undefined;
+}
+
+/** The JSON object a text holds, if it parses as one. */
+function objectOf(candidate: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(candidate.trim());
+    if (typeof value === 'object' && value !== null && !Array.isArray(value))
+      return value as Record<string, unknown>;
+  } catch {
+    // not an object
   }
   return undefined;
 }
