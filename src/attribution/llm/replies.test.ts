@@ -63,6 +63,18 @@ describe('reading attribution replies', () => {
     const stuck = `${'{'.repeat(100_000)}{"x": 1}`;
     assert.equal(extractJsonObject(stuck), undefined);
   });
+
+  it('reads replies padded with long runs of spaces without backtracking for minutes', () => {
+    // Patterns such as `\s*\**\s*` split a run of spaces every possible way before they fail:
+    // 20,000 spaces took half a second, 100,000 would take most of a minute.
+    const spaces = ' '.repeat(100_000);
+    assert.equal(parseAttributionReply(`Agent${spaces}x`, trace), undefined);
+    assert.equal(parseVerdictReply(`${spaces}maybe`), undefined);
+    assert.deepEqual(
+      parseAttributionReply(`Agent: Calculator${spaces}\nStep: 2\nReason: wrong product`, trace),
+      calculatorAtTwo('wrong product'),
+    );
+  });
 });
 
 describe('reading verdicts and halves', () => {

@@ -142,20 +142,20 @@ export function parseAttributionReply(
   } else {
     // The paper's format: "Agent Name: X\nStep Number: N\nReason for Mistake: ...", also on one
     // line ("Agent: X, Step: N, Reason: ...") and with Markdown bold around labels or values.
-    agent = /agent(?: name)?\s*\**\s*[:=]\s*\**\s*([^\n*]+)/i
+    agent = /agent(?: name)?\s*(?:\*+\s*)?[:=]\s*(?:\*+\s*)?([^\n*]+)/i
       .exec(text)?.[1]
       ?.replace(/\s*[,;|]\s*(?:step|reason)\b[\s\S]*$/i, '')
       .trim();
-    const stepText = /step(?: number)?\s*\**\s*[:=]\s*\**\s*(\d+)/i.exec(text)?.[1];
+    const stepText = /step(?: number)?\s*(?:\*+\s*)?[:=]\s*(?:\*+\s*)?(\d+)/i.exec(text)?.[1];
     step = stepText === undefined ? undefined : Number(stepText);
     reason =
-      /reason(?: for (?:the )?mistake)?\s*\**\s*[:=]\s*\**\s*([\s\S]+)/i.exec(text)?.[1]?.trim() ??
+      /reason(?: for (?:the )?mistake)?\s*(?:\*+\s*)?[:=]\s*(?:\*+\s*)?([\s\S]+)/i.exec(text)?.[1]?.trim() ??
       '';
     // "Modes: 2.6, FM-1.3" on its own line; the reason stops before it.
-    const modeLine = /^\W*(?:failure )?modes?\s*\**\s*[:=]\s*\**\s*(.+)$/im.exec(text);
+    const modeLine = /^\W*(?:failure )?modes?\s*(?:\*+\s*)?[:=]\s*(?:\*+\s*)?(.+)$/im.exec(text);
     if (modeLine) {
       modes = modesOfReply(modeLine[1]!.split(/[,;]/));
-      reason = reason.replace(/\n\W*(?:failure )?modes?\s*\**\s*[:=][\s\S]*$/i, '').trim();
+      reason = reason.replace(/\n\W*(?:failure )?modes?\s*(?:\*+\s*)?[:=][\s\S]*$/i, '').trim();
     }
   }
   if (
@@ -182,7 +182,7 @@ export function parseVerdictReply(text: string): { error: boolean; reason: strin
   const json = readVerdict.safeParse(extractJsonObject(text));
   if (json.success) return json.data;
   // "Yes. …", "1. Yes", "**1. Yes**", "**Yes**": the verdict opens the reply.
-  const match = /^\s*\**\s*(?:1\s*[.)]\s*)?\**\s*(yes|no)\b\**/i.exec(text);
+  const match = /^\s*(?:\*+\s*)?(?:1\s*[.)]\s*)?(?:\*+\s*)?(yes|no)\b\**/i.exec(text);
   if (!match) return undefined;
   return {
     error: match[1]!.toLowerCase() === 'yes',
