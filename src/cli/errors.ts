@@ -24,8 +24,10 @@ export function setDebug(enabled: boolean): void {
 
 /** Prints one error line (and the stack with --debug). */
 export function reportError(error: unknown): void {
-  // One line per problem, whatever the message holds.
-  process.stderr.write(`faultline: ${describeError(error).replace(/\s*\n\s*/g, ' ')}\n`);
+  // One line per problem, whatever the message holds: each run of whitespace with a line break in
+  // it becomes a space (run by run; `\s*\n\s*` backtracks quadratically on long runs of spaces).
+  const line = describeError(error).replace(/\s+/g, (run) => (run.includes('\n') ? ' ' : run));
+  process.stderr.write(`faultline: ${line}\n`);
   if (debug && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
   if (debug && error instanceof Error && error.cause)
     process.stderr.write(`caused by: ${describeError(error.cause)}\n`);

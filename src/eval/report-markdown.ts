@@ -13,9 +13,13 @@ import {
   type SummaryRow,
 } from './summary.js';
 
-/** Text safe inside a Markdown table cell. */
+/**
+ * Text safe inside a Markdown table cell: pipes escaped, and each run of whitespace that holds a
+ * line break made one space (matched run by run: `\s*\n\s*` backtracks quadratically on long
+ * runs of spaces, such as a model's reply can hold).
+ */
 function cell(text: string): string {
-  return text.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ');
+  return text.replace(/\|/g, '\\|').replace(/\s+/g, (run) => (run.includes('\n') ? ' ' : run));
 }
 
 /** `42.1% [32.9, 51.6]`, or `–` when no trace could be scored (no step labels, say). */
