@@ -64,15 +64,21 @@ describe('reading attribution replies', () => {
     assert.equal(extractJsonObject(stuck), undefined);
   });
 
-  it('reads replies padded with long runs of spaces without backtracking for minutes', () => {
-    // Patterns such as `\s*\**\s*` split a run of spaces every possible way before they fail:
-    // 20,000 spaces took half a second, 100,000 would take most of a minute.
+  it('reads replies padded with long runs of spaces or blank lines without backtracking for minutes', () => {
+    // Patterns such as `\s*\**\s*` split a run of spaces every possible way before they fail, and
+    // a line pattern opening with `\W*` read on across every blank line below it: 20,000 spaces
+    // took half a second and 40,000 blank lines two; 100,000 would take most of a minute.
     const spaces = ' '.repeat(100_000);
     assert.equal(parseAttributionReply(`Agent${spaces}x`, trace), undefined);
     assert.equal(parseVerdictReply(`${spaces}maybe`), undefined);
     assert.deepEqual(
       parseAttributionReply(`Agent: Calculator${spaces}\nStep: 2\nReason: wrong product`, trace),
       calculatorAtTwo('wrong product'),
+    );
+    const blank = '\n'.repeat(100_000);
+    assert.deepEqual(
+      parseAttributionReply(`Agent: Calculator\nStep: 2\nReason: wrong product${blank}x`, trace),
+      calculatorAtTwo(`wrong product${blank}x`.trim()),
     );
   });
 });

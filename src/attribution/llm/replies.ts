@@ -152,10 +152,10 @@ export function parseAttributionReply(
       /reason(?: for (?:the )?mistake)?\s*(?:\*+\s*)?[:=]\s*(?:\*+\s*)?([\s\S]+)/i.exec(text)?.[1]?.trim() ??
       '';
     // "Modes: 2.6, FM-1.3" on its own line; the reason stops before it.
-    const modeLine = /^\W*(?:failure )?modes?\s*(?:\*+\s*)?[:=]\s*(?:\*+\s*)?(.+)$/im.exec(text);
+    const modeLine = /^[^\w\n]*(?:failure )?modes?\s*(?:\*+\s*)?[:=]\s*(?:\*+\s*)?(.+)$/im.exec(text);
     if (modeLine) {
       modes = modesOfReply(modeLine[1]!.split(/[,;]/));
-      reason = reason.replace(/\n\W*(?:failure )?modes?\s*(?:\*+\s*)?[:=][\s\S]*$/i, '').trim();
+      reason = reason.replace(/\n[^\w\n]*(?:failure )?modes?\s*(?:\*+\s*)?[:=][\s\S]*$/i, '').trim();
     }
   }
   if (
