@@ -8,23 +8,34 @@ import { mastLabel } from '../trace/mast.js';
 import type { Trace } from '../trace/model.js';
 import { firstLine, speakerLabel } from './render.js';
 
-/** The steps as a table, then agents and labels. */
+/**
+ * Most steps in one table. cli-table3 lays a table out in time quadratic in its rows (a
+ * 100,000-step trace took over six minutes as one table), so a longer trace is shown as several
+ * tables of this many steps, each with its header.
+ */
+const STEPS_PER_TABLE = 500;
+
+/** The steps as a table (or tables, STEPS_PER_TABLE steps each), then agents and labels. */
 export function renderTrace(trace: Trace, width = process.stdout.columns ?? 100): string {
   const contentWidth = Math.max(30, width - 50);
-  // cli-table3 colours headers even when piped; keep it plain.
-  const table = new Table({
-    head: ['#', 'agent', 'role', 'content'],
-    style: { head: [], border: [] },
-    wordWrap: false,
-  });
-  for (const step of trace.steps) {
-    const marker = trace.labels?.step === step.index ? '*' : '';
-    table.push([
-      `${step.index}${marker}`,
-      speakerLabel(step.agent, step.speaker),
-      step.role,
-      firstLine(step.content, contentWidth),
-    ]);
+  const tables: string[] = [];
+  for (let from = 0; from < trace.steps.length; from += STEPS_PER_TABLE) {
+    // cli-table3 colours headers even when piped; keep it plain.
+    const table = new Table({
+      head: ['#', 'agent', 'role', 'content'],
+      style: { head: [], border: [] },
+      wordWrap: false,
+    });
+    for (const step of trace.steps.slice(from, from + STEPS_PER_TABLE)) {
+      const marker = trace.labels?.step === step.index ? '*' : '';
+      table.push([
+        `${step.index}${marker}`,
+        speakerLabel(step.agent, step.speaker),
+        step.role,
+        firstLine(step.content, contentWidth),
+      ]);
+    }
+    tables.push(table.toString());
   }
   const lines = [
     `${pc.bold('trace')} ${trace.id}  ${pc.dim(`format ${trace.format}, ${trace.steps.length} steps, outcome ${trace.outcome}`)}`,
@@ -32,7 +43,7 @@ export function renderTrace(trace: Trace, width = process.stdout.columns ?? 100)
   if (trace.question) lines.push(`${pc.bold('task')}  ${firstLine(trace.question, width - 6)}`);
   if (trace.groundTruth)
     lines.push(`${pc.bold('expected answer')}  ${firstLine(trace.groundTruth, width - 18)}`);
-  lines.push(table.toString());
+  lines.push(...tables);
   lines.push(pc.bold('agents'));
   for (const agent of trace.agents)
     lines.push(
