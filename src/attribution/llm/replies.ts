@@ -149,13 +149,18 @@ export function parseAttributionReply(
     const stepText = /step(?: number)?\s*(?:\*+\s*)?[:=]\s*(?:\*+\s*)?(\d+)/i.exec(text)?.[1];
     step = stepText === undefined ? undefined : Number(stepText);
     reason =
-      /reason(?: for (?:the )?mistake)?\s*(?:\*+\s*)?[:=]\s*(?:\*+\s*)?([\s\S]+)/i.exec(text)?.[1]?.trim() ??
-      '';
+      /reason(?: for (?:the )?mistake)?\s*(?:\*+\s*)?[:=]\s*(?:\*+\s*)?([\s\S]+)/i
+        .exec(text)?.[1]
+        ?.trim() ?? '';
     // "Modes: 2.6, FM-1.3" on its own line; the reason stops before it.
-    const modeLine = /^[^\w\n]*(?:failure )?modes?\s*(?:\*+\s*)?[:=]\s*(?:\*+\s*)?(.+)$/im.exec(text);
+    const modeLine = /^[^\w\n]*(?:failure )?modes?\s*(?:\*+\s*)?[:=]\s*(?:\*+\s*)?(.+)$/im.exec(
+      text,
+    );
     if (modeLine) {
       modes = modesOfReply(modeLine[1]!.split(/[,;]/));
-      reason = reason.replace(/\n[^\w\n]*(?:failure )?modes?\s*(?:\*+\s*)?[:=][\s\S]*$/i, '').trim();
+      reason = reason
+        .replace(/\n[^\w\n]*(?:failure )?modes?\s*(?:\*+\s*)?[:=][\s\S]*$/i, '')
+        .trim();
     }
   }
   if (
