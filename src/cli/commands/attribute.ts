@@ -74,8 +74,6 @@ export function registerAttribute(program: Command, exit: (code: number) => void
       )[] = [];
       let printed = 0;
       let providerFailures = 0;
-      // What was answered, for the text output's closing summary.
-      const answered: Attribution[] = [];
       const flush = () => {
         while (results[printed] !== undefined) {
           const { trace, file, result, error } = results[printed]!;
@@ -93,7 +91,6 @@ export function registerAttribute(program: Command, exit: (code: number) => void
               `${JSON.stringify({ trace: file, id: trace.id, ...recorded, ...result })}\n`,
             );
           } else {
-            answered.push(result!);
             const label = !file.includes(trace.id) ? `${file} (${trace.id})` : file;
             process.stdout.write(
               `${printed === 0 ? '' : '\n'}${renderAttribution(label, trace, result!)}\n`,
@@ -133,7 +130,9 @@ export function registerAttribute(program: Command, exit: (code: number) => void
         },
       );
       await Promise.all(pending);
-      const summary = flags.json ? undefined : renderBatchSummary(answered);
+      const summary = flags.json
+        ? undefined
+        : renderBatchSummary(results.flatMap((entry) => (entry?.result ? [entry.result] : [])));
       if (summary) process.stdout.write(`\n${summary}\n`);
       exit(Math.max(finishBatch(outcome), providerFailures > 0 ? EXIT.provider : EXIT.ok));
     });
