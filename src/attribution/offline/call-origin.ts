@@ -12,6 +12,7 @@ import { blamableSteps } from '../../trace/agents.js';
 import type { Trace } from '../../trace/model.js';
 import { stepText } from '../../trace/step-text.js';
 import { quoting, shorten, type StepExplanation } from './evidence.js';
+import { isTokenCode } from './tokens.js';
 
 /** Tokens with a digit in them, lower-cased: `#W7781023` gives `w7781023`. */
 const FIGURE = /[a-z0-9_]*[0-9][a-z0-9_]*/g;
@@ -25,13 +26,10 @@ function figuresIn(lower: string): Set<string> {
   return out;
 }
 
-const isWordCode = (code: number) =>
-  (code >= 97 && code <= 122) || (code >= 48 && code <= 57) || code === 95;
-
 /** True when `text` holds `value` as a whole: not inside a longer word (`kovac` in `kovacs`). */
 function writes(text: string, value: string): boolean {
   const whole = (at: number) =>
-    !isWordCode(text.charCodeAt(at - 1)) && !isWordCode(text.charCodeAt(at + value.length));
+    !isTokenCode(text.charCodeAt(at - 1)) && !isTokenCode(text.charCodeAt(at + value.length));
   for (let at = text.indexOf(value); at !== -1; at = text.indexOf(value, at + 1))
     if (whole(at)) return true;
   return false;

@@ -63,6 +63,9 @@ const SPACE = 32;
 
 const isLetterOrDigit = (code: number) => (code >= 97 && code <= 122) || (code >= 48 && code <= 57);
 
+/** True for a character of a token of lower-case text: a letter, a digit or an underscore. */
+export const isTokenCode = (code: number) => isLetterOrDigit(code) || code === UNDERSCORE;
+
 /** The hash of one lower-case word or token, as the scan computes it. */
 export function hashWord(word: string): number {
   let hash = FNV_OFFSET;
@@ -109,7 +112,7 @@ export function readWords(lower: string, options: ReadOptions = {}): TextWords {
   let underscore = false;
   for (let index = 0; index <= length; index += 1) {
     const code = index < length ? lower.charCodeAt(index) : SPACE;
-    if (isLetterOrDigit(code) || code === UNDERSCORE) {
+    if (isTokenCode(code)) {
       if (tokenStart < 0) {
         tokenStart = index;
         tokenHash = FNV_OFFSET;
