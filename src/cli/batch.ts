@@ -35,7 +35,7 @@ export async function forEachTrace(
   }
   if (outcome.files === 0)
     throw new UserError(
-      `no trace files found in ${paths.join(', ')} (looked for .json, .jsonl, .ndjson, .db)`,
+      `no trace files found in ${paths.join(', ')} (looked for .json, .jsonl, .ndjson, .db, each also as .gz)`,
     );
   return outcome;
 }

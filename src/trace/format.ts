@@ -166,5 +166,5 @@ export function completionMessage(response: unknown): Record<string, unknown> {
 /** A file-derived trace id: the base name without extension. */
 export function idFromFile(file: string): string {
   const base = file.split(/[\\/]/).pop() ?? file;
-  return base.replace(/\.(jsonl?|ndjson|db|sqlite3?)$/i, '') || base;
+  return base.replace(/\.(jsonl?|ndjson|db|sqlite3?)(\.gz)?$/i, '') || base;
 }

@@ -28,7 +28,8 @@ export type LoadResult =
   | { ok: true; file: string; traces: Trace[] }
   | { ok: false; file: string; error: TraceFormatError };
 
-const TRACE_FILE = /\.(json|jsonl|ndjson|db|sqlite3?)$/i;
+/** A trace file's name: JSON, JSON Lines or SQLite, each maybe gzip-compressed. */
+const TRACE_FILE = /\.(json|jsonl|ndjson|db|sqlite3?)(\.gz)?$/i;
 
 function unknownShape(input: RawInput, file: string, position?: string): TraceFormatError {
   let shape = '';

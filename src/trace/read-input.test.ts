@@ -3,8 +3,10 @@ import { mkdtemp, open, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { gzipSync } from 'node:zlib';
 import { TraceFormatError } from '../errors.js';
-import { rawInputFromText, readRawInput } from './read-input.js';
+import { expandPaths, loadTraces } from './load.js';
+import { rawInputFromBytes, rawInputFromText, readRawInput } from './read-input.js';
 
 describe('reading trace files', () => {
   it('drops a byte-order mark', () => {
@@ -71,6 +73,52 @@ describe('reading trace files', () => {
     try {
       await writeFile(join(folder, 'a.json'), '{}');
       await assert.rejects(readRawInput(folder), /is a folder/);
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  });
+
+  it('reads gzip-compressed traces, JSON Lines told apart by the name under .gz', () => {
+    const gzipped = (text: string) => new Uint8Array(gzipSync(Buffer.from(text)));
+    assert.deepEqual(rawInputFromBytes(gzipped('{"history": []}'), 'run.json.gz'), {
+      kind: 'json',
+      value: { history: [] },
+    });
+    assert.deepEqual(rawInputFromBytes(gzipped('{"a": 1}'), 'log.jsonl.gz'), {
+      kind: 'jsonl',
+      records: [{ a: 1 }],
+    });
+    assert.throws(
+      () => rawInputFromBytes(gzipped('{"a": '), 'cut.json.gz'),
+      /cut\.json\.gz: the JSON ends too early/,
+    );
+  });
+
+  it('says a truncated or damaged gzip file is so, naming the file', () => {
+    const bytes = gzipSync(Buffer.from(JSON.stringify({ history: [], pad: 'x'.repeat(5000) })));
+    assert.throws(
+      () => rawInputFromBytes(new Uint8Array(bytes.subarray(0, bytes.length >> 1)), 'half.json.gz'),
+      /^TraceFormatError: half\.json\.gz: the gzip data ends too early \(is the file truncated\?\)$/,
+    );
+    const damaged = new Uint8Array(bytes);
+    damaged.fill(0xff, 12, 40);
+    assert.throws(
+      () => rawInputFromBytes(damaged, 'bad.json.gz'),
+      /^TraceFormatError: bad\.json\.gz: the gzip data is damaged \(.+\)$/,
+    );
+  });
+
+  it('finds .gz traces in a folder and names them without the extensions', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'faultline-'));
+    try {
+      const run = { history: [{ role: 'assistant', name: 'A', content: 'hi' }], question: 'q' };
+      await writeFile(join(folder, 'run-7.json.gz'), gzipSync(JSON.stringify(run)));
+      await writeFile(join(folder, 'notes.txt.gz'), gzipSync('not a trace'));
+      const files = await expandPaths([folder]);
+      assert.deepEqual(files, [join(folder, 'run-7.json.gz')]);
+      const [trace] = await loadTraces(files[0]!);
+      assert.equal(trace!.id, 'run-7');
+      assert.equal(trace!.steps[0]!.agent, 'A');
     } finally {
       await rm(folder, { recursive: true, force: true });
     }

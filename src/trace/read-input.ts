@@ -1,10 +1,12 @@
 /**
  * Reads a trace file into one of three raw shapes (a JSON document, JSON Lines records, or a
  * SQLite database) before any format is chosen. Trace files are untrusted: size is checked before
- * reading, a byte-order mark is dropped, and parse failures name the line and column.
+ * reading (and again after a gzip file is decompressed), a byte-order mark is dropped, and parse
+ * failures name the line and column.
  */
 import { open, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { gunzipSync } from 'node:zlib';
 import type * as Jsonc from 'jsonc-parser';
 import { TraceFormatError } from '../errors.js';
 
@@ -17,6 +19,9 @@ const jsoncParser = () =>
 export const MAX_TRACE_BYTES = 512 * 1024 * 1024;
 
 const SQLITE_MAGIC = 'SQLite format 3\u0000';
+
+/** The first two bytes of every gzip stream. */
+const GZIP_MAGIC = [0x1f, 0x8b] as const;
 
 /** A trace file's content before a format is chosen. */
 export type RawInput =
@@ -96,11 +101,14 @@ function looksLikeJsonLines(text: string): boolean {
  */
 const SQL_TEXT = /^\s*(--(?!-)|create\s+table\b|insert\s+into\b|pragma\b|begin\s+transaction\b)/i;
 
-/** Decodes text already in memory into a RawInput. `file` is only used in messages. */
-export function rawInputFromText(text: string, file: string): RawInput {
+/**
+ * Decodes text already in memory into a RawInput. `file` is used in messages; `name` (the file's,
+ * less a `.gz` it was decompressed from) marks JSON Lines by its extension.
+ */
+export function rawInputFromText(text: string, file: string, name = file): RawInput {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   if (body.trim().length === 0) throw new TraceFormatError(file, 'the file is empty');
-  if (/\.jsonl$|\.ndjson$/i.test(file))
+  if (/\.jsonl$|\.ndjson$/i.test(name))
     return { kind: 'jsonl', records: parseJsonLines(body, file) };
   try {
     return { kind: 'json', value: JSON.parse(body) };
@@ -117,8 +125,39 @@ export function rawInputFromText(text: string, file: string): RawInput {
   }
 }
 
-/** Decodes bytes into a RawInput, recognising SQLite databases by their header. */
+/**
+ * The bytes of a gzip-compressed trace (`run.json.gz`, an exporter's compressed batch),
+ * decompressed up to the largest trace faultline reads.
+ */
+function gunzipTrace(bytes: Uint8Array, file: string): Uint8Array {
+  try {
+    return gunzipSync(bytes, { maxOutputLength: MAX_TRACE_BYTES });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const problem =
+      code === 'ERR_BUFFER_TOO_LARGE'
+        ? `it decompresses to more than ${formatBytes(MAX_TRACE_BYTES)}, the most faultline reads (split the run into smaller traces)`
+        : code === 'Z_BUF_ERROR'
+          ? 'the gzip data ends too early (is the file truncated?)'
+          : `the gzip data is damaged (${(error as Error).message})`;
+    throw new TraceFormatError(file, problem, { cause: error });
+  }
+}
+
+/** True for gzip-compressed bytes. */
+const isGzip = (bytes: Uint8Array) => bytes[0] === GZIP_MAGIC[0] && bytes[1] === GZIP_MAGIC[1];
+
+/**
+ * Decodes bytes into a RawInput, recognising SQLite databases by their header; gzip-compressed
+ * bytes are decompressed first (the file's name, less `.gz`, tells JSON Lines apart as usual).
+ */
 export function rawInputFromBytes(bytes: Uint8Array, file: string): RawInput {
+  if (isGzip(bytes)) return decodeBytes(gunzipTrace(bytes, file), file.replace(/\.gz$/i, ''), file);
+  return decodeBytes(bytes, file, file);
+}
+
+/** Decodes uncompressed bytes; `name` tells JSON Lines apart, `file` is named in messages. */
+function decodeBytes(bytes: Uint8Array, name: string, file: string): RawInput {
   const header = Buffer.from(bytes.subarray(0, 16)).toString('latin1');
   if (header === SQLITE_MAGIC) return { kind: 'sqlite', bytes };
   if (bytes.length > 0 && bytes.indexOf(0) !== -1 && bytes.indexOf(0) < 4096) {
@@ -130,6 +169,7 @@ export function rawInputFromBytes(bytes: Uint8Array, file: string): RawInput {
   return rawInputFromText(
     Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'),
     file,
+    name,
   );
 }
 
