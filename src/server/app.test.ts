@@ -4,6 +4,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { gzipSync } from 'node:zlib';
 import { ROOT } from '../../test/paths.js';
 import { startScriptedProvider } from '../../test/scripted-provider.js';
 import { openDatabase, type Db } from '../store/database.js';
@@ -151,6 +152,21 @@ describe('HTTP API', () => {
     const body = (await response.json()) as { traces: { format: string; steps: number }[] };
     assert.equal(response.status, 201, JSON.stringify(body));
     assert.equal(body.traces[0]!.format, 'ag2-sqlite');
+    assert.ok(body.traces[0]!.steps > 0);
+  });
+
+  it('reads an uploaded gzip-compressed trace', async () => {
+    const bytes = gzipSync(
+      await readFile(join(ROOT, 'src/trace/__fixtures__/formats/crewai-events.jsonl')),
+    );
+    const response = await app.request('/api/traces?name=events.jsonl.gz', {
+      method: 'POST',
+      body: bytes,
+      headers: HOST,
+    });
+    const body = (await response.json()) as { traces: { format: string; steps: number }[] };
+    assert.equal(response.status, 201, JSON.stringify(body));
+    assert.equal(body.traces[0]!.format, 'crewai');
     assert.ok(body.traces[0]!.steps > 0);
   });
 
