@@ -10,27 +10,36 @@
  *
  * Several minutes: calibrating a fold model trains it again on inner folds.
  */
+import { writeFileSync } from 'node:fs';
 import type { Calibration } from '../src/eval/calibration.js';
 import { crossValidationRecords } from '../src/eval/cross-validate.js';
 import type { FoldPlan } from '../src/eval/folds.js';
+import { reliabilityChart } from '../src/eval/report-html.js';
+import { reliabilityTable, type ReliabilityLine } from '../src/eval/report-markdown.js';
 import { calibrationOfRecords } from '../src/eval/summary.js';
 import { labelledRuns } from './labelled-runs.js';
 
-const traces = await labelledRuns('calibration.ts', process.argv.slice(2));
+const args = process.argv.slice(2);
+const chartAt = args.indexOf('--chart');
+const chartFile = chartAt >= 0 ? args.splice(chartAt, 2)[1] : undefined;
+const traces = await labelledRuns('calibration.ts', args);
 
 const cell = (calibration: Calibration | undefined) =>
   calibration
     ? `${calibration.ece.toFixed(3)} (stated ${(100 * calibration.confidence).toFixed(0)}%, right ${(100 * calibration.accuracy).toFixed(0)}%)`
     : '–';
-const PLANS: [string, FoldPlan][] = [
-  ['cross-validated', { folds: 5, seeds: [0, 1] }],
-  ['leave one system out', { by: 'system', folds: 0, seeds: [0] }],
+/** Each way of holding out: its name in the tables, its short name over a chart, its folds. */
+const PLANS: [string, string, FoldPlan][] = [
+  ['cross-validated', 'cross-validated', { folds: 5, seeds: [0, 1] }],
+  ['leave one system out', 'one system out', { by: 'system', folds: 0, seeds: [0] }],
 ];
 console.log(
   '| | agent confidence ECE, runs with one responsible agent | agent confidence ECE, all runs | step confidence ECE |',
 );
 console.log('|---|---|---|---|');
-for (const [name, plan] of PLANS)
+const reliability: ReliabilityLine[] = [];
+const charts: { title: string; calibration: Calibration | undefined }[] = [];
+for (const [name, short, plan] of PLANS)
   for (const calibrate of [false, true]) {
     process.stderr.write(`${name}, ${calibrate ? 'calibrated' : 'raw'}...\n`);
     const calibration = calibrationOfRecords(crossValidationRecords(traces, { plan, calibrate }));
@@ -39,4 +48,28 @@ for (const [name, plan] of PLANS)
     console.log(
       `| ${name}, ${calibrate ? 'calibrated' : 'raw'} | ${cell(single)} | ${cell(calibration.agent)} | ${cell(calibration.step)} |`,
     );
+    if (calibrate) {
+      reliability.push(
+        { label: `${name}, agent (one responsible agent)`, calibration: single },
+        { label: `${name}, step`, calibration: calibration.step },
+      );
+      charts.push(
+        { title: `${short}: agent`, calibration: single },
+        { title: `${short}: step`, calibration: calibration.step },
+      );
+    }
   }
+console.log(`\nReliability of the calibrated statements:\n\n${reliabilityTable(reliability)}`);
+if (chartFile) {
+  const drawn = charts.flatMap(({ title, calibration }) =>
+    calibration ? [reliabilityChart(title, calibration)] : [],
+  );
+  const [width, height] = [240, 250];
+  writeFileSync(
+    chartFile,
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width * drawn.length}" height="${height}">${drawn
+      .map((chart, index) => `<g transform="translate(${index * width} 0)">${chart}</g>`)
+      .join('')}</svg>\n`,
+  );
+  console.error(`wrote ${chartFile}`);
+}

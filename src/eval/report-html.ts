@@ -97,14 +97,18 @@ function accuracyChart(
 }
 
 /** A reliability chart: stated confidence against observed accuracy per bin, and the diagonal. */
-function reliabilityChart(title: string, calibration: Calibration): string {
+export function reliabilityChart(title: string, calibration: Calibration): string {
   const size = 180;
   const pad = 30;
   const x = (value: number) => pad + value * size;
   const y = (value: number) => pad + (1 - value) * size;
+  // Wide enough for the title (a method label and what is judged; about 6 px a bold character),
+  // whose figures get a line of their own.
+  const width = Math.max(size + 2 * pad, Math.ceil(title.length * 6) + 10);
   const parts = [
-    `<svg role="img" aria-label="${escapeHtml(title)}" width="${size + 2 * pad}" height="${size + 2 * pad + 10}" xmlns="http://www.w3.org/2000/svg" font-family="sans-serif" font-size="10">`,
-    `<text x="0" y="12" font-weight="bold">${escapeHtml(`${title} (ECE ${calibration.ece.toFixed(3)})`)}</text>`,
+    `<svg role="img" aria-label="${escapeHtml(title)}" width="${width}" height="${size + 2 * pad + 10}" xmlns="http://www.w3.org/2000/svg" font-family="sans-serif" font-size="10">`,
+    `<text x="0" y="11" font-weight="bold">${escapeHtml(title)}</text>`,
+    `<text x="0" y="23">${escapeHtml(`ECE ${calibration.ece.toFixed(3)}, ${calibration.count} predictions`)}</text>`,
     `<rect x="${pad}" y="${pad}" width="${size}" height="${size}" fill="none" stroke="#ccc"/>`,
     `<line x1="${x(0)}" y1="${y(0)}" x2="${x(1)}" y2="${y(1)}" stroke="#999" stroke-dasharray="4 3"/>`,
     `<text x="${pad}" y="${size + 2 * pad}" fill="#666">stated confidence →</text>`,

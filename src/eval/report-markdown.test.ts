@@ -1,7 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { NO_USAGE } from '../attribution/method.js';
-import { calibrationTable } from './report-markdown.js';
+import {
+  calibrationTable,
+  methodReliabilityTable,
+  renderMarkdownReport,
+} from './report-markdown.js';
 import type { EvalRecord } from './store.js';
 import { summariseEvaluation } from './summary.js';
 
@@ -72,5 +76,28 @@ describe('calibration report', () => {
     const table = calibrationTable(summariseEvaluation(records, [], INFO));
     assert.match(table, /^\| method \| agent confidence ECE \| step confidence ECE \|$/m);
     assert.match(table, /offline-cv and offline-loso score fold models that are not calibrated/);
+  });
+
+  it('charts reliability per tenth of stated confidence: how often right, of how many', () => {
+    const records = [
+      record('offline', 0, 'Coder', 0.05, { agent: 'Planner' }),
+      record('offline', 1, 'Coder', 0.55, { agent: 'Coder' }),
+      record('offline', 2, 'Coder', 0.58, { agent: 'Planner' }),
+      record('offline', 3, 'Coder', 0.95, { agent: 'Coder' }),
+    ];
+    const summary = summariseEvaluation(records, [], INFO);
+    const table = methodReliabilityTable(summary);
+    const [heading, , agent] = table.split('\n');
+    assert.equal(heading!.split('|').length - 3, 10, 'ten bins');
+    assert.match(heading!, /^\| stated confidence \| 0–10% \| 10–20% \|.*\| 90–100% \|$/);
+    assert.equal(
+      agent,
+      '| offline (with GT), agent | 0% of 1 | – | – | – | – | 50% of 2 | – | – | – | 100% of 1 |',
+    );
+    assert.doesNotMatch(table, /, step \|/, 'no step confidence stated: no step line');
+    assert.match(
+      renderMarkdownReport(summary),
+      /Reliability: for each tenth[^\n]*\n\n\| stated confidence/,
+    );
   });
 });

@@ -181,6 +181,50 @@ export function calibrationTable(summary: EvalSummary): string {
   return notes.length > 0 ? `${table}\n\n${notes.join('\n\n')}` : table;
 }
 
+/** One line of a reliability table: what was stated, by whom. */
+export interface ReliabilityLine {
+  label: string;
+  calibration: Calibration | undefined;
+}
+
+/** The ten confidence bins' headings: `0–10%` to `90–100%`. */
+const BIN_HEADINGS = Array.from({ length: 10 }, (_, bin) => `${bin * 10}–${bin * 10 + 10}%`);
+
+/**
+ * A reliability chart as a table: for each line, each tenth of stated confidence with how often
+ * the statements in it were right, of how many (`42% of 12`); a well-calibrated line is right
+ * about as often as its column says. '' when no line has figures.
+ */
+export function reliabilityTable(lines: readonly ReliabilityLine[]): string {
+  const rows = lines.flatMap(({ label, calibration }) => {
+    if (!calibration) return [];
+    const cells = BIN_HEADINGS.map((_, index) => {
+      const bin = calibration.bins.find((candidate) => Math.round(candidate.low * 10) === index);
+      return bin ? `${(bin.accuracy * 100).toFixed(0)}% of ${bin.count}` : '–';
+    });
+    return [`| ${label} | ${cells.join(' | ')} |`];
+  });
+  if (rows.length === 0) return '';
+  return [
+    `| stated confidence | ${BIN_HEADINGS.join(' | ')} |`,
+    `|---|${BIN_HEADINGS.map(() => '---|').join('')}`,
+    ...rows,
+  ].join('\n');
+}
+
+/** The reliability table of every method that states confidences: agent (single-cause) and step. */
+export function methodReliabilityTable(summary: EvalSummary): string {
+  return reliabilityTable(
+    Object.entries(summary.calibration).flatMap(([label, calibration]) => [
+      {
+        label: `${label}, agent${calibration.agentSingleCause ? ' (runs with one responsible agent)' : ''}`,
+        calibration: calibration.agentSingleCause ?? calibration.agent,
+      },
+      { label: `${label}, step`, calibration: calibration.step },
+    ]),
+  );
+}
+
 /** A share as percent digits with one decimal, without the sign (table cells). */
 export const percentText = (value: number) => `${(value * 100).toFixed(1)}`;
 
@@ -252,6 +296,19 @@ export function usageTable(rows: readonly SummaryRow[]): string {
   return lines.join('\n');
 }
 
+/** The report's reliability chart, as a table, with how to read it; nothing when there is none. */
+function reliabilitySection(summary: EvalSummary): string[] {
+  const table = methodReliabilityTable(summary);
+  return table
+    ? [
+        'Reliability: for each tenth of stated confidence, how often the statements in it were right, of how many (42% of 12: 5 of 12 right). A well-calibrated method is right about as often as its column says.',
+        '',
+        table,
+        '',
+      ]
+    : [];
+}
+
 /** The whole Markdown report. */
 export function renderMarkdownReport(summary: EvalSummary): string {
   const parts = [
@@ -275,6 +332,7 @@ export function renderMarkdownReport(summary: EvalSummary): string {
     '',
     calibrationTable(summary) || 'No method stated confidences.',
     '',
+    ...reliabilitySection(summary),
     '## Failure modes',
     '',
     modesTables(summary) || 'No run is labelled with MAST failure modes.',
