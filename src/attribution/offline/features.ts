@@ -51,7 +51,8 @@ function rowsOf(trace: Trace, run: RunFacts): number[][] {
       },
       values,
     );
-    return FEATURE_NAMES.map((feature) => values[feature]);
+    // The values record holds exactly the features, in FEATURE_NAMES order (emptyValues).
+    return Object.values(values);
   });
 }
 
