@@ -137,8 +137,17 @@ function repetitionFeatures({ index, fact, state, run }: StepView, out: FeatureV
   let maxSimilarity = 0;
   // The speaker's previous step is usually among the last few: its similarity is taken from there.
   let ownSimilarity: number | undefined;
+  const size = fact.words.size;
   for (let earlier = Math.max(0, index - SIMILARITY_WINDOW); earlier < index; earlier += 1) {
-    const similarity = jaccard(fact.words, run.facts[earlier]!.words);
+    const words = run.facts[earlier]!.words;
+    // Two sets' similarity is at most the smaller's size over the larger's: a step that cannot
+    // beat the most similar so far is not compared (its speaker's previous step always is).
+    if (
+      earlier !== state.ownPrevious &&
+      Math.min(size, words.size) <= maxSimilarity * Math.max(size, words.size)
+    )
+      continue;
+    const similarity = jaccard(fact.words, words);
     if (earlier === state.ownPrevious) ownSimilarity = similarity;
     maxSimilarity = Math.max(maxSimilarity, similarity);
   }
