@@ -17,7 +17,10 @@ const TERMINATION = /\b(TERMINATE|FINAL ANSWER|task (is )?complete)\b/;
 /** True when the text ends the run; a substring check first skips the pattern on most steps. */
 export function isTermination(text: string): boolean {
   return (
-    (text.includes('TERMINATE') || text.includes('FINAL ANSWER') || text.includes('complete')) &&
+    (text.includes('TERMINATE') ||
+      text.includes('FINAL ANSWER') ||
+      text.includes('task complete') ||
+      text.includes('task is complete')) &&
     TERMINATION.test(text)
   );
 }
@@ -39,10 +42,9 @@ export function hasUrl(text: string): boolean {
 /** Numbers written in the text, normalised (commas dropped). */
 export function numbersIn(text: string): Set<string> {
   const out = new Set<string>();
-  for (const match of text.matchAll(NUMBER)) {
-    const number = match[0];
+  // `match` with a global pattern gives the matched strings alone (no match objects to allocate).
+  for (const number of text.match(NUMBER) ?? [])
     out.add(number.includes(',') ? number.replace(/,/g, '') : number);
-  }
   return out;
 }
 
