@@ -6,22 +6,29 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
+import { gzipSync } from 'node:zlib';
 import { FIXTURES, ROOT } from '../../test/paths.js';
 import { startScriptedProvider } from '../../test/scripted-provider.js';
 
 const run = promisify(execFile);
 const CLI = join(ROOT, 'src/cli/index.ts');
 
-/** Runs the CLI as a user would; `env` adds to (or, with undefined, removes from) the environment. */
-async function faultlineWith(
-  env: Record<string, string | undefined>,
-  ...args: string[]
+/**
+ * Runs the CLI as a user would; `env` adds to (or, with undefined, removes from) the environment,
+ * and `input`, when given, is piped to its standard input.
+ */
+async function runFaultline(
+  args: readonly string[],
+  env: Record<string, string | undefined> = {},
+  input?: string | Uint8Array,
 ): Promise<{ code: number; stdout: string; stderr: string }> {
+  const running = run(process.execPath, ['--import', 'tsx', CLI, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, NO_COLOR: '1', ...env },
+  });
+  if (input !== undefined) running.child.stdin?.end(input);
   try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', CLI, ...args], {
-      cwd: ROOT,
-      env: { ...process.env, NO_COLOR: '1', ...env },
-    });
+    const { stdout, stderr } = await running;
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failure = error as { code: number; stdout: string; stderr: string };
@@ -29,7 +36,9 @@ async function faultlineWith(
   }
 }
 
-const faultline = (...args: string[]) => faultlineWith({}, ...args);
+const faultlineWith = (env: Record<string, string | undefined>, ...args: string[]) =>
+  runFaultline(args, env);
+const faultline = (...args: string[]) => runFaultline(args);
 
 describe('faultline command', () => {
   let folder = '';
@@ -93,6 +102,25 @@ describe('faultline command', () => {
     const errors = result.stderr.trim().split('\n');
     assert.match(errors[0]!, /bad\.json: the JSON ends too early/);
     assert.match(errors[1]!, /1 of 2 files could not be read/);
+  });
+
+  it('reads a trace piped in as -, gzip-compressed too, and names it stdin', async () => {
+    const trace = await readFile(join(ROOT, 'examples/who-and-when-ag-58.json'));
+    const [plain, gzipped, empty] = await Promise.all([
+      runFaultline(['attribute', '-', '--json'], {}, trace),
+      runFaultline(['attribute', '-', '--json'], {}, gzipSync(trace)),
+      runFaultline(['attribute', '-'], {}, ''),
+    ]);
+    for (const result of [plain, gzipped]) {
+      assert.equal(result.code, 0, result.stderr);
+      const line = JSON.parse(result.stdout) as { trace: string; id: string; agent: string };
+      assert.deepEqual(
+        [line.trace, line.id, line.agent],
+        ['stdin', 'stdin', 'Verification_Expert'],
+      );
+    }
+    assert.equal(empty.code, 2);
+    assert.equal(empty.stderr, 'faultline: stdin: the file is empty\n');
   });
 
   it('gives one line and exit 2 for a malformed file, a stack only with --debug', async () => {

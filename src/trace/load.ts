@@ -14,7 +14,14 @@ import {
   type TraceFormat,
 } from './format.js';
 import type { Trace } from './model.js';
-import { rawInputFromBytes, rawInputFromText, readRawInput, type RawInput } from './read-input.js';
+import {
+  STDIN_NAME,
+  STDIN_PATH,
+  rawInputFromBytes,
+  rawInputFromText,
+  readRawInput,
+  type RawInput,
+} from './read-input.js';
 import { detectFormat, getFormat, listFormats } from './registry.js';
 
 /** Options shared by the loaders. */
@@ -157,10 +164,14 @@ export async function importTraceBytes(
   return importRawInput(rawInputFromBytes(bytes, file), { file, id: idFromFile(file) }, options);
 }
 
-/** Reads every trace in one file. */
+/** How a path is named in results and messages: standard input (`-`) as `stdin`. */
+const shownAs = (file: string) => (file === STDIN_PATH ? STDIN_NAME : file);
+
+/** Reads every trace in one file (`-`: standard input). */
 export async function loadTraces(file: string, options: LoadOptions = {}): Promise<Trace[]> {
   const input = await readRawInput(file);
-  return importRawInput(input, { file, id: idFromFile(file) }, options);
+  const name = shownAs(file);
+  return importRawInput(input, { file: name, id: idFromFile(name) }, options);
 }
 
 /** Reads the single trace in a file (the first, when a file holds several). */
@@ -199,9 +210,10 @@ export async function* loadBatch(
   paths: readonly string[],
   options: LoadOptions = {},
 ): AsyncGenerator<LoadResult> {
-  for (const file of await expandPaths(paths)) {
+  for (const path of await expandPaths(paths)) {
+    const file = shownAs(path);
     try {
-      yield { ok: true, file, traces: await loadTraces(file, options) };
+      yield { ok: true, file, traces: await loadTraces(path, options) };
     } catch (error) {
       if (error instanceof TraceFormatError) yield { ok: false, file, error };
       else if (error instanceof Error && error.name === 'UserError') throw error;

@@ -173,8 +173,38 @@ function decodeBytes(bytes: Uint8Array, name: string, file: string): RawInput {
   );
 }
 
-/** Reads a trace file from disk, refusing files too large to parse safely. */
+/** The path that means standard input: `cat run.json | faultline attribute -`. */
+export const STDIN_PATH = '-';
+/** How standard input is named in messages and results. */
+export const STDIN_NAME = 'stdin';
+
+/** Everything piped in on standard input, refusing more than a trace file may hold. */
+async function readStdin(): Promise<Uint8Array> {
+  if (process.stdin.isTTY)
+    throw new TraceFormatError(
+      STDIN_NAME,
+      'nothing is piped in: give a trace file, or pipe one in (cat run.json | faultline attribute -)',
+    );
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of process.stdin as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_TRACE_BYTES)
+      throw new TraceFormatError(
+        STDIN_NAME,
+        `more than ${formatBytes(MAX_TRACE_BYTES)} was piped in; faultline reads traces up to ${formatBytes(MAX_TRACE_BYTES)} (split the run into smaller traces)`,
+      );
+    chunks.push(chunk);
+  }
+  return new Uint8Array(Buffer.concat(chunks));
+}
+
+/**
+ * Reads a trace file from disk, refusing files too large to parse safely; `-` reads standard
+ * input (named `stdin` in messages).
+ */
 export async function readRawInput(file: string): Promise<RawInput> {
+  if (file === STDIN_PATH) return rawInputFromBytes(await readStdin(), STDIN_NAME);
   let size: number;
   try {
     const info = await stat(file);

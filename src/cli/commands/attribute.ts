@@ -31,7 +31,10 @@ export function registerAttribute(program: Command, exit: (code: number) => void
   const command = program
     .command('attribute')
     .description('name the agent and step that caused each failed run')
-    .argument('<traces...>', 'trace files or folders (searched recursively)')
+    .argument(
+      '<traces...>',
+      'trace files or folders (searched recursively); - reads one from standard input',
+    )
     .option(
       '-m, --method <name>',
       `attribution method: ${listMethods()
@@ -51,7 +54,7 @@ export function registerAttribute(program: Command, exit: (code: number) => void
   addLlmOptions(command)
     .addHelpText(
       'after',
-      '\nExamples:\n  faultline attribute examples/who-and-when-ag-58.json\n  faultline attribute ../runs/ --json > blame.jsonl\n  faultline attribute run.json --method all-at-once --model openai:gpt-4o\n  faultline attribute run.json --method binary-search --model openai-compatible:qwen2.5 --base-url http://127.0.0.1:8000/v1',
+      '\nExamples:\n  faultline attribute examples/who-and-when-ag-58.json\n  faultline attribute ../runs/ --json > blame.jsonl\n  curl -s $TRACE_URL | faultline attribute -\n  faultline attribute run.json --method all-at-once --model openai:gpt-4o\n  faultline attribute run.json --method binary-search --model openai-compatible:qwen2.5 --base-url http://127.0.0.1:8000/v1',
     )
     .action(async (paths: string[], flags: AttributeFlags) => {
       const concurrency = wholeNumber(flags.concurrency, '--concurrency', 1);

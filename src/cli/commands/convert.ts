@@ -9,7 +9,7 @@ export function registerConvert(program: Command, exit: (code: number) => void):
   program
     .command('convert')
     .description("write a trace as canonical JSON or as the original tool's message JSON")
-    .argument('<trace>', 'trace file')
+    .argument('<trace>', 'trace file; - reads it from standard input')
     .addOption(
       new Option('--to <form>', 'output form')
         .choices(['messages', 'canonical'])

@@ -6,7 +6,7 @@ export function registerInspect(program: Command, exit: (code: number) => void):
   program
     .command('inspect')
     .description('show how faultline reads a trace: steps, agents and labels')
-    .argument('<traces...>', 'trace files or folders')
+    .argument('<traces...>', 'trace files or folders; - reads one from standard input')
     .option('--json', 'print the canonical trace as JSON (one document per trace)')
     .option('--format <name>', 'read as this format instead of detecting it')
     .addHelpText(
