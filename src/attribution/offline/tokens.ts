@@ -145,8 +145,9 @@ export function readWords(lower: string, options: ReadOptions = {}): TextWords {
 
 /**
  * Records the token from `start` up to `end` and adds its words (none are read from `bounds.cut`
- * up to `bounds.resume`). Words never cross tokens. A token inside the word window without underscores is one word with the token's hash; one with
- * underscores, or one the window cuts, is read for its words.
+ * up to `bounds.resume`). Words never cross tokens. A token inside the word window without
+ * underscores is one word with the token's hash; one with underscores, or one the window cuts, is
+ * read for its words.
  */
 function closeToken(
   tokens: Tokens,
