@@ -28,7 +28,7 @@ export interface BaselineOutcomes {
 }
 
 /** Steps a random guess would pick among: every step spoken by an agent (all steps if none). */
-export function randomCandidates(trace: Trace): number[] {
+function randomCandidates(trace: Trace): number[] {
   const agentSteps = trace.steps.filter((step) => step.role === 'agent').map((step) => step.index);
   return agentSteps.length > 0 ? agentSteps : trace.steps.map((step) => step.index);
 }
@@ -61,7 +61,7 @@ export function randomExpectation(trace: Trace): Outcomes {
 }
 
 /** The agent named most often as responsible in a labelled set (ties: first in name order). */
-export function mostFrequentAgent(traces: readonly Trace[]): string | undefined {
+function mostFrequentAgent(traces: readonly Trace[]): string | undefined {
   const counts = new Map<string, number>();
   for (const trace of traces) {
     const agent = trace.labels?.agent;

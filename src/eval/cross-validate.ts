@@ -51,7 +51,7 @@ export interface HeldOutPrediction {
 }
 
 /** Held-out predictions for every trainable trace, once per seed. */
-export function crossValidateOffline(
+function crossValidateOffline(
   traces: readonly Trace[],
   options: CrossValidationOptions = {},
 ): HeldOutPrediction[] {

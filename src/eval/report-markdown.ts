@@ -58,7 +58,7 @@ export function reportNotes(summary: EvalSummary): string[] {
 }
 
 /** The main table: every method and baseline, per subset. */
-export function accuracyTable(rows: readonly SummaryRow[]): string {
+function accuracyTable(rows: readonly SummaryRow[]): string {
   const lines = [
     '| method | subset | n | agent | step | step ±1 | step ±3 | step, lenient (original) |',
     '|---|---|---|---|---|---|---|---|',
@@ -120,14 +120,14 @@ export function paperTableCells(rows: readonly SummaryRow[]): {
 }
 
 /** The Who&When paper's layout (paperTableCells) as a Markdown table. */
-export function paperTable(rows: readonly SummaryRow[]): string {
+function paperTable(rows: readonly SummaryRow[]): string {
   const { head, body } = paperTableCells(rows);
   const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
   return [line(head), `|${head.map(() => '---').join('|')}|`, ...body.map(line)].join('\n');
 }
 
 /** True when some method was run both with and without the expected answer (`--both`). */
-export function hasBothSettings(rows: readonly SummaryRow[]): boolean {
+function hasBothSettings(rows: readonly SummaryRow[]): boolean {
   return rows.some(
     (row) =>
       row.useGroundTruth === true &&
@@ -232,7 +232,7 @@ export const percentText = (value: number) => `${(value * 100).toFixed(1)}`;
  * The failure-mode tables: micro- and macro-F1 (and pair-level micro-F1) per method next to its
  * constant baseline, then precision / recall / F1 per mode; '' when no run is labelled with modes.
  */
-export function modesTables(summary: EvalSummary): string {
+function modesTables(summary: EvalSummary): string {
   const modes = summary.modes;
   if (!modes || modes.rows.length === 0) return '';
   const withPairs = modes.rows.some((row) => row.pairs);
@@ -282,7 +282,7 @@ export function terminalReport(summary: EvalSummary): string {
 }
 
 /** Calls, tokens, cost and time per method (totals over all subsets). */
-export function usageTable(rows: readonly SummaryRow[]): string {
+function usageTable(rows: readonly SummaryRow[]): string {
   const lines = [
     '| method | traces | calls | shortened calls | input tokens | output tokens | est. cost (USD) | ms per trace |',
     '|---|---|---|---|---|---|---|---|',

@@ -61,7 +61,7 @@ export interface EvalOptions {
 }
 
 /** The name results are stored and reported under: LLM methods carry their model. */
-export function methodKey(method: string, llm: LlmOptions | undefined): string {
+function methodKey(method: string, llm: LlmOptions | undefined): string {
   return isLlmMethod(method) && llm?.model ? `${method} [${llm.model}]` : method;
 }
 

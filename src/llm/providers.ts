@@ -17,7 +17,7 @@ type Connection = { apiKey?: string; baseURL?: string };
  * Ollama's native API lives under `/api`; a server address given without it (as Ollama's own
  * documentation writes it, `http://localhost:11434`) gets it added.
  */
-export function ollamaApiUrl(baseUrl: string): string {
+function ollamaApiUrl(baseUrl: string): string {
   const trimmed = baseUrl.replace(/\/+$/, '');
   return /\/api$/.test(trimmed) ? trimmed : `${trimmed}/api`;
 }

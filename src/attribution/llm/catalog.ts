@@ -52,7 +52,7 @@ export function namesModes(name: string): boolean {
 }
 
 /** Checks that a method can run: a model named `provider:model` whose key and endpoint are set. */
-export function checkLlmOptions(method: string, options: LlmOptions): void {
+function checkLlmOptions(method: string, options: LlmOptions): void {
   if (options.client) return;
   if (!options.model)
     throw new UserError(

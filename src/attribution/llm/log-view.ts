@@ -25,7 +25,7 @@ function renderStep(trace: Trace, index: number, content: string): string {
 }
 
 /** Head and tail of a text, with a marker for what was cut. */
-export function headAndTail(text: string, limit: number): string {
+function headAndTail(text: string, limit: number): string {
   if (text.length <= limit) return text;
   const head = Math.ceil((limit * 2) / 3);
   const tail = limit - head;

@@ -57,7 +57,7 @@ export async function judgeSteps(
  * Steps a model is asked about: the team's, and a participating person's (a simulated customer's)
  * once the team has spoken; never the task or the framework's messages (trace/agents.ts).
  */
-export function candidateSteps(trace: Trace): number[] {
+function candidateSteps(trace: Trace): number[] {
   return blamableSteps(trace);
 }
 

@@ -8,7 +8,7 @@ import { featuresAndMask, type StepInputs } from './features.js';
 import { scoreRows, softmax, type LinearScorer } from './scoring.js';
 
 /** True when a trace names a responsible agent (one, or several for injected faults). */
-export function hasAgentLabel(trace: Trace): boolean {
+function hasAgentLabel(trace: Trace): boolean {
   return namesAnAgent(trace.labels);
 }
 
