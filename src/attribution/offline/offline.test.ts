@@ -103,6 +103,20 @@ describe('offline attributor', () => {
     assert.ok(failing.content.includes(failing.error!), 'the page can highlight it');
   });
 
+  it('says which step it names when the earliest-step rule picked the agent by another step', async () => {
+    // Magentic-One's log: WebSurfer's step scores highest, the Orchestrator's earlier step is
+    // nearly as likely, and the Orchestrator's likeliest step is the one named.
+    const trace = await loadTrace(join(FIXTURES, 'formats/magentic-one-log.jsonl'));
+    const result = attributeWithModel(trace, loadOfflineModel());
+    const earliest = /'s step (\d+) comes earlier/.exec(result.reason);
+    assert.ok(earliest, result.reason);
+    assert.notEqual(Number(earliest[1]), result.step);
+    assert.ok(
+      result.reason.includes(`is named, at its likeliest step (${result.step}).`),
+      result.reason,
+    );
+  });
+
   it('hides the expected answer when asked', async () => {
     const trace = buildTrace({
       id: 't',
