@@ -64,7 +64,7 @@ const PHRASES: Partial<
   },
   next_empty: { text: 'the tool output right after it is empty' },
   next_correction: {
-    text: 'the next agent corrects it',
+    text: 'the next agent turn corrects it',
     quote: saying('correction'),
     quoteNext: true,
   },
