@@ -38,7 +38,8 @@ export type FirstFailingWhy = (typeof TIERS)[number]['why'] | 'first';
 
 /** How a reason names the step chosen for each `why` ("<agent>'s <text>"). */
 export const FIRST_FAILING_TEXT: Readonly<Record<FirstFailingWhy, string>> = {
-  rejected: 'first step that what follows rejects',
+  rejected:
+    'first rejected step (a failing output, a correction or a no-progress review follows it)',
   'new-figure': 'first step that brings a figure new to the run (nothing it did is rejected)',
   acting:
     'first step that acts: calls a tool, writes code, claims or concludes (nothing it did is rejected)',
