@@ -140,34 +140,23 @@ describe('HTTP API', () => {
     }
   });
 
-  it('reads an uploaded AG2 logs.db (binary SQLite)', async () => {
-    const bytes = await readFile(
-      join(ROOT, 'src/trace/__fixtures__/formats/ag2-runtime-logging.db'),
-    );
-    const response = await app.request('/api/traces?name=logs.db', {
-      method: 'POST',
-      body: bytes,
-      headers: HOST,
-    });
-    const body = (await response.json()) as { traces: { format: string; steps: number }[] };
-    assert.equal(response.status, 201, JSON.stringify(body));
-    assert.equal(body.traces[0]!.format, 'ag2-sqlite');
-    assert.ok(body.traces[0]!.steps > 0);
-  });
-
-  it('reads an uploaded gzip-compressed trace', async () => {
-    const bytes = gzipSync(
-      await readFile(join(ROOT, 'src/trace/__fixtures__/formats/crewai-events.jsonl')),
-    );
-    const response = await app.request('/api/traces?name=events.jsonl.gz', {
-      method: 'POST',
-      body: bytes,
-      headers: HOST,
-    });
-    const body = (await response.json()) as { traces: { format: string; steps: number }[] };
-    assert.equal(response.status, 201, JSON.stringify(body));
-    assert.equal(body.traces[0]!.format, 'crewai');
-    assert.ok(body.traces[0]!.steps > 0);
+  it('reads uploaded binary files: an AG2 logs.db (SQLite) and a gzip-compressed trace', async () => {
+    const fixture = (name: string) => readFile(join(ROOT, 'src/trace/__fixtures__/formats', name));
+    const uploads: [string, Uint8Array, string][] = [
+      ['logs.db', await fixture('ag2-runtime-logging.db'), 'ag2-sqlite'],
+      ['events.jsonl.gz', gzipSync(await fixture('crewai-events.jsonl')), 'crewai'],
+    ];
+    for (const [name, bytes, format] of uploads) {
+      const response = await app.request(`/api/traces?name=${name}`, {
+        method: 'POST',
+        body: bytes,
+        headers: HOST,
+      });
+      const body = (await response.json()) as { traces: { format: string; steps: number }[] };
+      assert.equal(response.status, 201, JSON.stringify(body));
+      assert.equal(body.traces[0]!.format, format);
+      assert.ok(body.traces[0]!.steps > 0);
+    }
   });
 
   it('keeps one History row per content, with label, latest verdict and whether it matches', async () => {
