@@ -22,6 +22,10 @@ import { labelledRuns } from './labelled-runs.js';
 const args = process.argv.slice(2);
 const chartAt = args.indexOf('--chart');
 const chartFile = chartAt >= 0 ? args.splice(chartAt, 2)[1] : undefined;
+if (chartAt >= 0 && !chartFile) {
+  console.error('calibration.ts: --chart needs the SVG file to write');
+  process.exit(2);
+}
 const traces = await labelledRuns('calibration.ts', args);
 
 const cell = (calibration: Calibration | undefined) =>
