@@ -3,7 +3,7 @@
  * reported on one line and skipped; the caller learns how many failed to set the exit code.
  */
 import { UserError } from '../errors.js';
-import { loadBatch, type LoadOptions } from '../trace/load.js';
+import { loadBatch, shownPaths, type LoadOptions } from '../trace/load.js';
 import type { Trace } from '../trace/model.js';
 import { reportError } from './errors.js';
 
@@ -35,7 +35,7 @@ export async function forEachTrace(
   }
   if (outcome.files === 0)
     throw new UserError(
-      `no trace files found in ${paths.join(', ')} (looked for .json, .jsonl, .ndjson, .db, each also as .gz)`,
+      `no trace files found in ${shownPaths(paths)} (looked for .json, .jsonl, .ndjson, .db, each also as .gz)`,
     );
   return outcome;
 }

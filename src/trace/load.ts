@@ -165,7 +165,10 @@ export async function importTraceBytes(
 }
 
 /** How a path is named in results and messages: standard input (`-`) as `stdin`. */
-const shownAs = (file: string) => (file === STDIN_PATH ? STDIN_NAME : file);
+export const shownAs = (file: string) => (file === STDIN_PATH ? STDIN_NAME : file);
+
+/** Paths as a message lists them: `runs/, stdin`. */
+export const shownPaths = (paths: readonly string[]) => paths.map(shownAs).join(', ');
 
 /** Reads every trace in one file (`-`: standard input). */
 export async function loadTraces(file: string, options: LoadOptions = {}): Promise<Trace[]> {

@@ -20,6 +20,7 @@ import { isLabelled } from '../../attribution/offline/inputs.js';
 import { labelledModes } from '../../attribution/offline/mode-model.js';
 import { ResultStore } from '../../eval/store.js';
 import { summariseEvaluation, methodLabel } from '../../eval/summary.js';
+import { shownPaths } from '../../trace/load.js';
 import type { Trace } from '../../trace/model.js';
 import { forEachTrace, finishBatch } from '../batch.js';
 import { foldPlanOf, type FoldFlags } from '../fold-options.js';
@@ -98,7 +99,7 @@ export async function runEvalCommand(
   const labelled = traces.some(isLabelled);
   if (traces.length > 0 && !modeLabelled && !labelled)
     throw new UserError(
-      `nothing to evaluate: none of the ${traces.length} trace${traces.length === 1 ? '' : 's'} read from ${paths.join(', ')} is labelled (eval needs runs that name the responsible agent, and the decisive step where known, or their MAST modes); label runs on the page (faultline launch) or evaluate a labelled set such as the Who&When folders`,
+      `nothing to evaluate: none of the ${traces.length} trace${traces.length === 1 ? '' : 's'} read from ${shownPaths(paths)} is labelled (eval needs runs that name the responsible agent, and the decisive step where known, or their MAST modes); label runs on the page (faultline launch) or evaluate a labelled set such as the Who&When folders`,
     );
   const runsMethods = labelled || (modeLabelled && methods.some(namesModes));
   const { records, info } = runsMethods
@@ -138,7 +139,7 @@ export async function runEvalCommand(
     // Kept in the database too, so `faultline launch` can show it.
     const db = openDatabase(databasePath());
     new Repository(db).saveEvaluation(
-      `${methods.join(', ')} on ${paths.join(', ')}`,
+      `${methods.join(', ')} on ${shownPaths(paths)}`,
       methods,
       traces.length,
       summary,

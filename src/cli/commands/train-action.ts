@@ -25,6 +25,7 @@ import { foldCount, seedsOf, type FoldPlan } from '../../eval/folds.js';
 import { terminalReport } from '../../eval/report-markdown.js';
 import { summariseEvaluation } from '../../eval/summary.js';
 import { traceHash } from '../../trace/hash.js';
+import { shownPaths } from '../../trace/load.js';
 import type { Trace } from '../../trace/model.js';
 import { forEachTrace, finishBatch, type BatchOutcome } from '../batch.js';
 import { nonNegativeNumber, share } from '../flag-values.js';
@@ -111,7 +112,7 @@ async function modeModelOf(
   others.forEach(add);
   if (flags.modesData && labelled.length < MIN_MODE_RUNS)
     throw new UserError(
-      `--modes-data: need at least ${MIN_MODE_RUNS} runs labelled with MAST modes (a \`mast\` map, \`labels.modes\` or injected faults); found ${labelled.length} in ${flags.modesData.join(', ')}`,
+      `--modes-data: need at least ${MIN_MODE_RUNS} runs labelled with MAST modes (a \`mast\` map, \`labels.modes\` or injected faults); found ${labelled.length} in ${shownPaths(flags.modesData)}`,
     );
   if (labelled.length >= MIN_MODE_RUNS) {
     const folders = (flags.modesData ?? []).map((path) => relative(process.cwd(), path) || '.');
@@ -175,7 +176,7 @@ export async function runTrainCommand(
   const own = traces.filter(isLabelled);
   if (own.length < (baseFolders.length > 0 ? 1 : 2))
     throw new UserError(
-      `need at least ${baseFolders.length > 0 ? 1 : 2} labelled trace${baseFolders.length > 0 ? '' : 's'} (naming the responsible agent, and the decisive step where known); found ${own.length} in ${flags.data.join(', ')}${traces.length > own.length ? ` (${traces.length - own.length} without labels)` : ''}`,
+      `need at least ${baseFolders.length > 0 ? 1 : 2} labelled trace${baseFolders.length > 0 ? '' : 's'} (naming the responsible agent, and the decisive step where known); found ${own.length} in ${shownPaths(flags.data)}${traces.length > own.length ? ` (${traces.length - own.length} without labels)` : ''}`,
     );
   const base: Trace[] = [];
   const baseOutcome =
