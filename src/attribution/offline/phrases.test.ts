@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { findPhrases, hasPhrase, type PhraseSignal } from './phrases.js';
-import { hashWord, readWords, wordsIn } from './tokens.js';
+import { hashWord, readWords, WordSet, wordsIn } from './tokens.js';
 
 const signalsIn = (text: string) => {
   const hits = findPhrases(readWords(text.toLowerCase(), { tokens: true }).tokens);
@@ -11,7 +11,7 @@ const signalsIn = (text: string) => {
 describe('words and tokens', () => {
   it('reads words of three or more letters or digits, splitting snake_case names', () => {
     assert.deepEqual(
-      wordsIn('The final_answer is 42, not 1234!'),
+      new Set(wordsIn('The final_answer is 42, not 1234!')),
       new Set(['the', 'final', 'answer', 'not', '1234'].map(hashWord)),
     );
   });
@@ -58,7 +58,24 @@ describe('words and tokens', () => {
   it('takes words only from the window ends of a long text, cutting at the window edges', () => {
     const text = `${'a'.repeat(8)}headword ${'x'.repeat(50)} middleword ${'y'.repeat(50)} tailword`;
     const { words } = readWords(text, { wordWindow: { head: 16, tail: 8 } });
-    assert.deepEqual(words, new Set(['aaaaaaaaheadword', 'tailword'].map(hashWord)));
+    assert.deepEqual(new Set(words), new Set(['aaaaaaaaheadword', 'tailword'].map(hashWord)));
+  });
+
+  it('keeps word hashes in a set that grows, ignores repeats and lists them in order added', () => {
+    const words = new WordSet(2);
+    const reference = new Set<number>();
+    // A fixed pseudo-random sequence of 30-bit hashes, each added twice.
+    let seed = 5;
+    for (let count = 0; count < 3_000; count += 1) {
+      seed = (Math.imul(seed, 1103515245) + 12345) & 0x3fffffff;
+      words.add(seed).add(seed);
+      reference.add(seed);
+    }
+    assert.equal(words.size, reference.size);
+    assert.deepEqual([...words], [...reference]);
+    assert.ok([...reference].every((word) => words.has(word)));
+    const absent = [0, 1, 7, 0x3fffffff].filter((word) => !reference.has(word));
+    assert.ok(absent.length > 0 && absent.every((word) => !words.has(word)));
   });
 });
 

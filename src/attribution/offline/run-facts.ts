@@ -8,7 +8,7 @@
 import type { Trace } from '../../trace/model.js';
 import { factsOf, type StepFacts } from './step-facts.js';
 import { numbersIn } from './text-signals.js';
-import { wordsIn } from './tokens.js';
+import { wordsIn, type WordSet } from './tokens.js';
 
 /** A later progress review's verdict. */
 export interface ReviewVerdict {
@@ -42,7 +42,7 @@ export interface RunFacts {
   /** More than 15 steps: position features are read differently in long runs. */
   long: number;
   /** The task's words and numbers. */
-  questionWords: Set<number>;
+  questionWords: WordSet;
   questionNumbers: Set<string>;
   /** The expected answer, lower-cased ('' when hidden or unknown). */
   answerNeedle: string;

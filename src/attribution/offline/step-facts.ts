@@ -8,7 +8,7 @@ import type { Step } from '../../trace/model.js';
 import { stepText } from '../../trace/step-text.js';
 import { NO_PHRASES, findPhrases, type PhraseHits } from './phrases.js';
 import { EMPTY_OUTPUT, ERROR_OUTPUT, numbersIn } from './text-signals.js';
-import { readWords } from './tokens.js';
+import { readWords, type WordSet } from './tokens.js';
 
 /** A planner's progress review: Magentic-One's ledger and similar JSON self-assessments. */
 const NO_PROGRESS = /"is_progress_being_made"\s*:\s*\{[^}]*"answer"\s*:\s*false/i;
@@ -20,7 +20,7 @@ export interface StepFacts {
   text: string;
   lower: string;
   /** Hashes of its words (tokens.ts). */
-  words: Set<number>;
+  words: WordSet;
   numbers: Set<string>;
   isErrorOutput: boolean;
   isEmptyOutput: boolean;

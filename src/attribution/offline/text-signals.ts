@@ -4,6 +4,7 @@
  * Kept apart from the feature table so each pattern is named, documented and testable on its own;
  * what agents say (hedging, claims, plans) is in phrases.ts.
  */
+import type { ReadableSet } from './tokens.js';
 
 /** A tool or interpreter reporting failure (`error:` also catches `ValueError:` and the like). */
 export const ERROR_OUTPUT =
@@ -49,7 +50,7 @@ export function numbersIn(text: string): Set<string> {
 }
 
 /** Share of `left` also in `right` (0 when `left` is empty). */
-export function coverage<T>(left: ReadonlySet<T>, right: ReadonlySet<T>): number {
+export function coverage<T>(left: ReadableSet<T>, right: ReadableSet<T>): number {
   if (left.size === 0) return 0;
   let shared = 0;
   for (const item of left) if (right.has(item)) shared += 1;
@@ -57,7 +58,7 @@ export function coverage<T>(left: ReadonlySet<T>, right: ReadonlySet<T>): number
 }
 
 /** Jaccard similarity of two token sets. */
-export function jaccard<T>(left: ReadonlySet<T>, right: ReadonlySet<T>): number {
+export function jaccard<T>(left: ReadableSet<T>, right: ReadableSet<T>): number {
   if (left.size === 0 && right.size === 0) return 0;
   const [small, large] = left.size <= right.size ? [left, right] : [right, left];
   let shared = 0;

@@ -7,7 +7,7 @@
  */
 import type { Trace } from '../../trace/model.js';
 import type { RunFacts } from './run-facts.js';
-import { hashWord } from './tokens.js';
+import { hashWord, type ReadableSet } from './tokens.js';
 
 /** An agent's shares of numbers and of words that only it writes (0 when it writes none). */
 export interface UnsharedShares {
@@ -32,9 +32,9 @@ interface OwnCounts {
  * faster than a Map here.
  */
 function ownCounts(
-  sets: readonly ReadonlySet<number>[],
+  sets: readonly ReadableSet<number>[],
   bits: readonly number[],
-  task: ReadonlySet<number>,
+  task: ReadableSet<number>,
 ): OwnCounts {
   const total = sets.reduce((sum, set) => sum + set.size, task.size);
   const capacity = 1 << Math.ceil(Math.log2(2 * total + 2));
