@@ -76,6 +76,8 @@ describe('words and tokens', () => {
     assert.ok([...reference].every((word) => words.has(word)));
     const absent = [0, 1, 7, 0x3fffffff].filter((word) => !reference.has(word));
     assert.ok(absent.length > 0 && absent.every((word) => !words.has(word)));
+    const some = new WordSet().add([...reference][10]!).add(absent[0]!);
+    assert.equal(some.sharedWith(words), 1);
   });
 });
 

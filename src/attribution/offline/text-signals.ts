@@ -4,7 +4,7 @@
  * Kept apart from the feature table so each pattern is named, documented and testable on its own;
  * what agents say (hedging, claims, plans) is in phrases.ts.
  */
-import type { ReadableSet } from './tokens.js';
+import type { WordSet } from './tokens.js';
 
 /** A tool or interpreter reporting failure (`error:` also catches `ValueError:` and the like). */
 export const ERROR_OUTPUT =
@@ -46,18 +46,13 @@ export function numbersIn(text: string): Set<string> {
 }
 
 /** Share of `left` also in `right` (0 when `left` is empty). */
-export function coverage<T>(left: ReadableSet<T>, right: ReadableSet<T>): number {
-  if (left.size === 0) return 0;
-  let shared = 0;
-  for (const item of left) if (right.has(item)) shared += 1;
-  return shared / left.size;
+export function coverage(left: WordSet, right: WordSet): number {
+  return left.size === 0 ? 0 : left.sharedWith(right) / left.size;
 }
 
-/** Jaccard similarity of two token sets. */
-export function jaccard<T>(left: ReadableSet<T>, right: ReadableSet<T>): number {
+/** Jaccard similarity of two word sets. */
+export function jaccard(left: WordSet, right: WordSet): number {
   if (left.size === 0 && right.size === 0) return 0;
-  const [small, large] = left.size <= right.size ? [left, right] : [right, left];
-  let shared = 0;
-  for (const item of small) if (large.has(item)) shared += 1;
+  const shared = left.size <= right.size ? left.sharedWith(right) : right.sharedWith(left);
   return shared / (left.size + right.size - shared);
 }

@@ -100,6 +100,14 @@ export class WordSet implements ReadableSet<number> {
     return this.items.subarray(0, this.size)[Symbol.iterator]();
   }
 
+  /** How many of this set's words `other` holds (a loop over the words, no iterator). */
+  sharedWith(other: WordSet): number {
+    const { items, size } = this;
+    let shared = 0;
+    for (let index = 0; index < size; index += 1) if (other.has(items[index]!)) shared += 1;
+    return shared;
+  }
+
   private grow(): void {
     const items = this.items.subarray(0, this.size);
     const bits = 33 - this.shift;
