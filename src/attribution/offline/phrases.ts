@@ -282,6 +282,18 @@ function matchesFrom(tokens: Tokens, at: number, phrase: Phrase, part: number): 
   );
 }
 
+/** Marks the signal of each of `phrases` that matches the tokens from `at` on. */
+function markMatches(
+  hits: PhraseHits,
+  tokens: Tokens,
+  at: number,
+  phrases: readonly Phrase[] | undefined,
+): void {
+  if (!phrases) return;
+  for (const phrase of phrases)
+    if (!hits[phrase.signal] && matchesFrom(tokens, at, phrase, 0)) hits[phrase.signal] = true;
+}
+
 /** Every phrase signal in a text, given its tokens (tokens.ts readWords). */
 export function findPhrases(tokens: Tokens): PhraseHits {
   const hits = { ...NO_PHRASES };
@@ -289,13 +301,9 @@ export function findPhrases(tokens: Tokens): PhraseHits {
   for (let index = 0; index < count; index += 1) {
     const hash = hashes[index]!;
     if ((FIRST_WORD_BITS[(hash & LOW_BITS) >> 3]! & (1 << (hash & 7))) === 0) continue;
-    for (const phrases of [
-      BY_FIRST_WORD.get(hash),
-      index + 1 < count ? BY_FIRST_TWO.get(pairKey(hash, hashes[index + 1]!)) : undefined,
-    ])
-      for (const phrase of phrases ?? [])
-        if (!hits[phrase.signal] && matchesFrom(tokens, index, phrase, 0))
-          hits[phrase.signal] = true;
+    markMatches(hits, tokens, index, BY_FIRST_WORD.get(hash));
+    if (index + 1 < count)
+      markMatches(hits, tokens, index, BY_FIRST_TWO.get(pairKey(hash, hashes[index + 1]!)));
   }
   return hits;
 }
