@@ -9,7 +9,7 @@ import { FEATURE_NAMES, type FeatureName } from './feature-names.js';
 import type { LinearScorer } from './scoring.js';
 import { hasPhrase, type PhraseSignal } from './phrases.js';
 import { ERROR_OUTPUT } from './text-signals.js';
-import { wordsIn, type ReadableSet } from './tokens.js';
+import { wordsIn, type WordSet } from './tokens.js';
 
 /** Which lines of a step show a signal. */
 type LineTest = (line: string) => boolean;
@@ -117,7 +117,7 @@ interface TaskText {
   squashed: string;
   /** Its lines of 20 characters or more, squashed. */
   lines: string[];
-  words: ReadableSet<number>;
+  words: WordSet;
 }
 
 /**

@@ -42,26 +42,25 @@ function buffersFor(length: number): typeof buffers {
   return buffers;
 }
 
-/** What the features read of a set: its size, membership and items (a WordSet or a Set). */
-export interface ReadableSet<T> extends Iterable<T> {
-  readonly size: number;
-  has(item: T): boolean;
-}
-
 const EMPTY_SLOT = -1;
 /** Fibonacci hashing: the top bits of key × 2^32/φ pick a well-spread slot. */
 const SPREAD = 0x9e3779b1 | 0;
 
 /**
  * A set of word hashes (non-negative 30-bit integers): an open-addressing table for membership,
- * and the words in the order they were added for iteration. Every step's words are read into one,
- * and V8's `Set` spent more on adding and looking up than the scan spent reading the characters.
+ * and the words in the order they were added for iteration. Every step's words are read into one:
+ * adding them to V8's `Set` cost nearly as much as the scan that reads the characters.
  */
-export class WordSet implements ReadableSet<number> {
-  size = 0;
+export class WordSet implements Iterable<number> {
+  private count = 0;
   private slots: Int32Array;
   private items: Int32Array;
   private shift: number;
+
+  /** How many words it holds. */
+  get size(): number {
+    return this.count;
+  }
 
   /** An empty set with room for about `expected` words before it grows. */
   constructor(expected = 8) {
@@ -71,6 +70,7 @@ export class WordSet implements ReadableSet<number> {
     this.shift = 32 - bits;
   }
 
+  /** True when it holds `word`. */
   has(word: number): boolean {
     const mask = this.slots.length - 1;
     for (let slot = Math.imul(word, SPREAD) >>> this.shift; ; slot = (slot + 1) & mask) {
@@ -80,6 +80,7 @@ export class WordSet implements ReadableSet<number> {
     }
   }
 
+  /** Adds `word` (a word it holds already is ignored). */
   add(word: number): this {
     const mask = this.slots.length - 1;
     let slot = Math.imul(word, SPREAD) >>> this.shift;
@@ -89,15 +90,21 @@ export class WordSet implements ReadableSet<number> {
       if (held === EMPTY_SLOT) break;
     }
     this.slots[slot] = word;
-    this.items[this.size] = word;
-    this.size += 1;
+    this.items[this.count] = word;
+    this.count += 1;
     // At most half full: probes stay short, and the items always fit.
-    if (2 * this.size >= this.slots.length) this.grow();
+    if (2 * this.count >= this.slots.length) this.grow();
     return this;
   }
 
+  /** The words, in the order they were added. */
   [Symbol.iterator](): Iterator<number> {
-    return this.items.subarray(0, this.size)[Symbol.iterator]();
+    return this.items.subarray(0, this.count)[Symbol.iterator]();
+  }
+
+  /** The word added `index`-th (0 to size − 1): loops over the words need no iterator. */
+  wordAt(index: number): number {
+    return this.items[index]!;
   }
 
   /** How many of this set's words `other` holds (a loop over the words, no iterator). */
@@ -109,13 +116,13 @@ export class WordSet implements ReadableSet<number> {
   }
 
   private grow(): void {
-    const items = this.items.subarray(0, this.size);
+    const items = this.items.subarray(0, this.count);
     const bits = 33 - this.shift;
     this.slots = new Int32Array(1 << bits).fill(EMPTY_SLOT);
     this.items = new Int32Array(1 << (bits - 1));
     this.shift = 32 - bits;
-    const count = this.size;
-    this.size = 0;
+    const count = this.count;
+    this.count = 0;
     for (let index = 0; index < count; index += 1) this.add(items[index]!);
   }
 }

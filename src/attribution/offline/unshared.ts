@@ -7,7 +7,7 @@
  */
 import type { Trace } from '../../trace/model.js';
 import type { RunFacts } from './run-facts.js';
-import { hashWord, type ReadableSet } from './tokens.js';
+import { hashWord, WordSet } from './tokens.js';
 
 /** An agent's shares of numbers and of words that only it writes (0 when it writes none). */
 export interface UnsharedShares {
@@ -31,11 +31,7 @@ interface OwnCounts {
  * open-addressing table: this reads every word of the run, and typed arrays are several times
  * faster than a Map here.
  */
-function ownCounts(
-  sets: readonly ReadableSet<number>[],
-  bits: readonly number[],
-  task: ReadableSet<number>,
-): OwnCounts {
+function ownCounts(sets: readonly WordSet[], bits: readonly number[], task: WordSet): OwnCounts {
   const total = sets.reduce((sum, set) => sum + set.size, task.size);
   const capacity = 1 << Math.ceil(Math.log2(2 * total + 2));
   const keys = new Int32Array(capacity).fill(EMPTY);
@@ -47,10 +43,10 @@ function ownCounts(
     keys[slot] = key;
     masks[slot]! |= bit;
   };
-  for (const key of task) add(key, TASK);
+  for (let at = 0; at < task.size; at += 1) add(task.wordAt(at), TASK);
   sets.forEach((set, index) => {
     const bit = 1 << bits[index]!;
-    for (const key of set) add(key, bit);
+    for (let at = 0; at < set.size; at += 1) add(set.wordAt(at), bit);
   });
   const own = new Int32Array(WRITER_BITS);
   const distinct = new Int32Array(WRITER_BITS);
@@ -80,7 +76,11 @@ export function unsharedShares(trace: Trace, run: RunFacts): Map<string, Unshare
     if (bit === undefined) bitOf.set(step.agent, (bit = bitOf.size % WRITER_BITS));
     return bit;
   });
-  const hashed = (numbers: ReadonlySet<string>) => new Set([...numbers].map(hashWord));
+  const hashed = (numbers: ReadonlySet<string>) => {
+    const set = new WordSet(numbers.size);
+    for (const number of numbers) set.add(hashWord(number));
+    return set;
+  };
   const numbers = ownCounts(
     run.facts.map((fact) => hashed(fact.numbers)),
     bits,
