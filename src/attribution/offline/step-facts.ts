@@ -13,6 +13,8 @@ import { readWords, type WordSet } from './tokens.js';
 /** A planner's progress review: Magentic-One's ledger and similar JSON self-assessments. */
 const NO_PROGRESS = /"is_progress_being_made"\s*:\s*\{[^}]*"answer"\s*:\s*false/i;
 const IN_LOOP = /"is_in_loop"\s*:\s*\{[^}]*"answer"\s*:\s*true/i;
+/** Either ledger key, looked for in one scan. */
+const LEDGER_KEY = /is_progress_being_made|is_in_loop/;
 
 /** What the features read of one step. */
 export interface StepFacts {
@@ -52,6 +54,8 @@ export function factsOf(step: Step): StepFacts {
   const actor = step.role === 'agent';
   const { words, tokens } = readWords(lower, { tokens: actor, wordWindow: WORD_WINDOW });
   const phrases = tokens ? findPhrases(tokens) : NO_PHRASES;
+  // The ledger patterns are only tried where one of their keys occurs (most steps have none).
+  const ledger = actor && LEDGER_KEY.test(lower);
   return {
     text,
     lower,
@@ -63,12 +67,12 @@ export function factsOf(step: Step): StepFacts {
       (step.toolResults ?? []).some((result) => result.isError),
     isEmptyOutput: toolLike && EMPTY_OUTPUT.test(text.trim()),
     isActor: actor,
-    isReview: actor && text.includes('is_progress_being_made'),
-    // The ledger patterns are only tried where their key occurs (most steps have none).
+    isReview: ledger && text.includes('is_progress_being_made'),
     reviewStalled:
       actor &&
-      (phrases.stalled || (lower.includes('is_progress_being_made') && NO_PROGRESS.test(text))),
-    reviewLoop: actor && lower.includes('is_in_loop') && IN_LOOP.test(text),
+      (phrases.stalled ||
+        (ledger && lower.includes('is_progress_being_made') && NO_PROGRESS.test(text))),
+    reviewLoop: ledger && lower.includes('is_in_loop') && IN_LOOP.test(text),
     phrases,
   };
 }
