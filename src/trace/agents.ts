@@ -3,7 +3,7 @@
  * methods compare canonical names only.
  */
 import type { Step, StepRole, Trace, TraceLabels } from './model.js';
-import { squash } from './step-text.js';
+import { squash, squashTask } from './step-text.js';
 
 /** Speakers that are the human user rather than an agent. */
 const HUMAN_SPEAKERS = new Set(['human', 'user', 'user_proxy', 'userproxy', 'admin']);
@@ -69,7 +69,7 @@ const TASK_LENGTH = 20;
  * opening step is read so: a later one that ends with the task restates it.
  */
 export function postsTask(step: Step, question: string | undefined): boolean {
-  const task = squash(question ?? '');
+  const task = squashTask(question ?? '');
   if (task.length < TASK_LENGTH) return false;
   // Only the end can match, so a tail is squashed (an opening plan can run to pages): once its
   // squashed form is longer than the task, its last characters are those of the whole step's.

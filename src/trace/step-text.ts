@@ -11,6 +11,15 @@ export function squash(text: string): string {
   return text.toLowerCase().replace(/\s+/g, ' ').trim();
 }
 
+/** The last task squashed, and how: a trace's task (often pages long) is squashed several times. */
+let lastTask: { task: string; squashed: string } | undefined;
+
+/** `squash` of a task, remembered for the last task given. */
+export function squashTask(task: string): string {
+  if (lastTask?.task !== task) lastTask = { task, squashed: squash(task) };
+  return lastTask.squashed;
+}
+
 /** Tool calls as text: `name(arguments)`, one call a line (also what a turn that only calls says). */
 export function callsText(calls: readonly ToolCall[]): string {
   return calls.map((call) => `${call.name}(${call.arguments})`).join('\n');

@@ -3,7 +3,7 @@
  * score, in words, with the line of the step (or the following tool output) that shows them.
  */
 import type { Step, Trace } from '../../trace/model.js';
-import { squash, stepText } from '../../trace/step-text.js';
+import { squash, squashTask, stepText } from '../../trace/step-text.js';
 import type { Evidence } from '../method.js';
 import { FEATURE_NAMES, type FeatureName } from './feature-names.js';
 import type { LinearScorer } from './scoring.js';
@@ -224,7 +224,7 @@ export function explainStep(
 ): StepExplanation {
   const step = trace.steps[stepIndex]!;
   const task: TaskText = {
-    squashed: squash(trace.question ?? ''),
+    squashed: squashTask(trace.question ?? ''),
     lines: (trace.question ?? '')
       .split(/\r?\n/)
       .map(squash)
