@@ -48,6 +48,11 @@ export function itemPosition(field: string, index: number): string {
   return field === JSON_LINES ? `line ${index + 1}` : `${field}[${index}]`;
 }
 
+/** Where the `index`th record of a file is: `[3]` in a JSON list, `line 4` in JSON Lines. */
+export function recordPosition(input: RawInput, index: number): string {
+  return itemPosition(input.kind === 'jsonl' ? JSON_LINES : '', index);
+}
+
 function describeValue(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';

@@ -8,8 +8,7 @@ import { TraceFormatError } from '../errors.js';
 import {
   idFromFile,
   isObject,
-  itemPosition,
-  JSON_LINES,
+  recordPosition,
   type ImportContext,
   type TraceFormat,
 } from './format.js';
@@ -69,7 +68,7 @@ export async function importRawInput(
   if (!list) throw unknownShape(input, context.file);
   // Where an item is: its index in a JSON list, its line in JSON Lines.
   const place = (at: number, inside?: string) =>
-    `${itemPosition(input.kind === 'jsonl' ? JSON_LINES : '', at)}${inside ? `.${inside}` : ''}`;
+    `${recordPosition(input, at)}${inside ? `.${inside}` : ''}`;
   // A list of traces with an item no format reads: that item is named.
   if ('unread' in list) throw unknownShape(list.unread.item, context.file, place(list.unread.at));
   const { items } = list;

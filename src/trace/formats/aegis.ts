@@ -12,8 +12,7 @@ import { matchAgentName } from '../agents.js';
 import { buildTrace, type DraftStep } from '../build-trace.js';
 import {
   isObject,
-  itemPosition,
-  JSON_LINES,
+  recordPosition,
   textOf,
   validate,
   type ImportContext,
@@ -150,7 +149,7 @@ export const aegisFormat: TraceFormat = {
       traceOf(
         record,
         context,
-        itemPosition(input.kind === 'jsonl' ? JSON_LINES : '', index),
+        recordPosition(input, index),
         `${context.id}-${index + 1}`,
         context.id,
       ),
