@@ -78,6 +78,22 @@ describe('calibration report', () => {
     assert.match(table, /offline-cv and offline-loso score fold models that are not calibrated/);
   });
 
+  it('charts agent reliability on all runs and on single-cause runs where some have several', () => {
+    const records = [
+      record('offline', 0, 'Coder', 0.55, { agent: 'Coder' }),
+      record('offline', 1, 'Coder', 0.95, { agents: ['Coder', 'Planner'] }),
+    ];
+    const lines = methodReliabilityTable(summariseEvaluation(records, [], INFO)).split('\n');
+    assert.equal(
+      lines[2],
+      '| offline (with GT), agent | – | – | – | – | – | 100% of 1 | – | – | – | 100% of 1 |',
+    );
+    assert.equal(
+      lines[3],
+      '| offline (with GT), agent, runs with one responsible agent | – | – | – | – | – | 100% of 1 | – | – | – | – |',
+    );
+  });
+
   it('charts reliability per tenth of stated confidence: how often right, of how many', () => {
     const records = [
       record('offline', 0, 'Coder', 0.05, { agent: 'Planner' }),
@@ -95,6 +111,7 @@ describe('calibration report', () => {
       '| offline (with GT), agent | 0% of 1 | – | – | – | – | 50% of 2 | – | – | – | 100% of 1 |',
     );
     assert.doesNotMatch(table, /, step \|/, 'no step confidence stated: no step line');
+    assert.doesNotMatch(table, /one responsible agent/, 'every run has one cause: one agent line');
     assert.match(
       renderMarkdownReport(summary),
       /Reliability: for each tenth[^\n]*\n\n\| stated confidence/,

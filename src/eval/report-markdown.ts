@@ -212,13 +212,17 @@ export function reliabilityTable(lines: readonly ReliabilityLine[]): string {
   ].join('\n');
 }
 
-/** The reliability table of every method that states confidences: agent (single-cause) and step. */
+/**
+ * The reliability table of every method that states confidences, as the HTML report charts it:
+ * agent (all runs, then those with one responsible agent where some have several) and step.
+ */
 export function methodReliabilityTable(summary: EvalSummary): string {
   return reliabilityTable(
     Object.entries(summary.calibration).flatMap(([label, calibration]) => [
+      { label: `${label}, agent`, calibration: calibration.agent },
       {
-        label: `${label}, agent${calibration.agentSingleCause ? ' (runs with one responsible agent)' : ''}`,
-        calibration: calibration.agentSingleCause ?? calibration.agent,
+        label: `${label}, agent, runs with one responsible agent`,
+        calibration: calibration.agentSingleCause,
       },
       { label: `${label}, step`, calibration: calibration.step },
     ]),
