@@ -21,7 +21,8 @@ import { FIRST_FAILING_TEXT, firstFailingStep, firstRejectedAgent } from './firs
 import { isFamiliar, lookOf, type FamiliarityModel } from './familiarity.js';
 import { applyPlatt, type Platt } from './platt.js';
 import { readModelFile, type OfflineModel } from './model.js';
-import { stepInputs, stepProbabilitiesOf } from './inputs.js';
+import { attributionInputs, stepProbabilitiesOf } from './inputs.js';
+import type { RunFigures } from './run-facts.js';
 import { modeFeatures } from './mode-features.js';
 import { predictAgentModes, predictModes, stepTiedMode, type ModeModel } from './mode-model.js';
 
@@ -46,7 +47,20 @@ export function predictOffline(
   model: OfflineModel,
   options: AttributeOptions = {},
 ): OfflinePrediction {
-  const { rows, mask, unshared } = stepInputs(trace, options.useGroundTruth !== false);
+  const { rows, stepProbabilities, agents } = predict(trace, model, options);
+  return { rows, stepProbabilities, agents };
+}
+
+/** The prediction, with the run's figures as its rows read them (the reason's quotes read them). */
+function predict(
+  trace: Trace,
+  model: OfflineModel,
+  options: AttributeOptions,
+): OfflinePrediction & { figures: RunFigures } {
+  const { rows, mask, unshared, figures } = attributionInputs(
+    trace,
+    options.useGroundTruth !== false,
+  );
   const stepProbabilities = stepProbabilitiesOf(model.step, rows, mask);
   const agentInputs = computeAgentFeatures(trace, rows, stepProbabilities, mask, unshared);
   const agentProbabilities = softmax(
@@ -56,7 +70,7 @@ export function predictOffline(
   const agents = agentInputs.agents
     .map((agent, index) => ({ agent, probability: agentProbabilities[index]! }))
     .sort((left, right) => right.probability - left.probability);
-  return { rows, stepProbabilities, agents };
+  return { rows, stepProbabilities, agents, figures };
 }
 
 const round = (value: number) => Number(value.toFixed(4));
@@ -83,7 +97,7 @@ export function attributeWithModel(
       method: 'offline',
       usage: { ...NO_USAGE },
     };
-  const { rows, stepProbabilities, agents } = predictOffline(trace, model, options);
+  const { rows, stepProbabilities, agents, figures } = predict(trace, model, options);
   const look = lookOf(trace, rows);
   const familiar = isFamiliar(look, model.familiarity, knownNames(model.familiarity));
   // A run unlike the training runs with step labels is decoded without the rules tuned on them
@@ -167,9 +181,9 @@ export function attributeWithModel(
         trace,
         origin,
         first!.step,
-        explainStep(trace, first!.step, rows[first!.step]!, model.step, first!.signal),
+        explainStep(trace, first!.step, rows[first!.step]!, model.step, first!.signal, figures),
       )
-    : explainStep(trace, best.step, rows[best.step]!, model.step, first?.signal);
+    : explainStep(trace, best.step, rows[best.step]!, model.step, first?.signal, figures);
   const topAgent = trace.steps[top.step]!.agent;
   const statedAgent = (name: string) =>
     wholePercent(stated(agentProbability.get(name) ?? 0, mapping?.agent));

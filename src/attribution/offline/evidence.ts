@@ -8,11 +8,20 @@ import type { Evidence } from '../method.js';
 import { FEATURE_NAMES, type FeatureName } from './feature-names.js';
 import type { LinearScorer } from './scoring.js';
 import { hasPhrase, type PhraseSignal } from './phrases.js';
-import { ERROR_OUTPUT } from './text-signals.js';
+import { figuresOf, runFactsOf, type RunFigures } from './run-facts.js';
+import { ERROR_OUTPUT, numbersIn } from './text-signals.js';
 import { wordsIn, type WordSet } from './tokens.js';
 
+/** What a line test may read besides the line: the run's figures, as the features read them. */
+interface QuoteContext {
+  /** Whether the task or a step before the quoted one gives a figure. */
+  seenBefore: (figure: string) => boolean;
+  /** Figures of the final claim that the task does not give. */
+  finalFigures: () => ReadonlySet<string>;
+}
+
 /** Which lines of a step show a signal. */
-type LineTest = (line: string) => boolean;
+type LineTest = (line: string, context: QuoteContext) => boolean;
 const matching =
   (pattern: RegExp): LineTest =>
   (line) =>
@@ -28,28 +37,69 @@ const CODE_FENCE = /(?:^|\n)[ \t]*```/;
 /** A list marker ("1. ", "(2)", "- 3) "), which numbers a line rather than states a figure. */
 const LEADING_MARKER = /^[-*\s]*\(?\d+[.)]\s+/;
 const INLINE_MARKER = /\(\d+\)/g;
+/** A line without its list markers. */
+const unmarked = (line: string) => line.replace(LEADING_MARKER, '').replace(INLINE_MARKER, '');
 /** A line that states a figure: a digit besides its list markers. */
-const statesFigure: LineTest = (line) =>
-  /\d/.test(line.replace(LEADING_MARKER, '').replace(INLINE_MARKER, ''));
+const statesFigure: LineTest = (line) => /\d/.test(unmarked(line));
+/** A traceback's `line 394`, which numbers a line of code rather than states a figure. */
+const CODE_LINE_NUMBER = /\bline \d+/g;
+/**
+ * A link or a path (`https://…`, `/usr/lib/python3.11/agent.py:216`): a token with a letter and
+ * `://` or two slashes (`g/mL`, `and/or` and `</code>` are not; `11/30/2024` has no letter).
+ */
+const isPathOrLink = (token: string) =>
+  /[A-Za-z]/.test(token) && (token.includes('://') || /[/\\].*[/\\]/.test(token));
+/** A runtime's warning or exception record (`UserWarning: ...`, `openai.BadRequestError: ...`). */
+const RUNTIME_RECORD = /\w(?:Warning|Error|Exception):/;
+
+/**
+ * Figures of a line that neither the task nor an earlier step gave; list markers, paths, links,
+ * traceback line numbers and a runtime's warnings and exceptions are not figures a person would
+ * check (an error is quoted as an error).
+ */
+function newFigures(line: string, context: QuoteContext): string[] {
+  if (!/\d/.test(line) || RUNTIME_RECORD.test(line)) return [];
+  let text = unmarked(line);
+  if (text.includes('line ')) text = text.replace(CODE_LINE_NUMBER, ' ');
+  // Only a line with a slash can hold a path or a link (most lines have none).
+  if (/[/\\]/.test(text))
+    text = text
+      .split(/\s+/)
+      .filter((token) => !isPathOrLink(token))
+      .join(' ');
+  return [...numbersIn(text)].filter((figure) => !context.seenBefore(figure));
+}
+/** Any line; and one that is not a runtime's warning or exception (what the agent itself wrote). */
+const anyLine: LineTest = () => true;
+const notRuntimeRecord: LineTest = (line) => !RUNTIME_RECORD.test(line);
+/** A line that brings a figure new to the run. */
+const statesNewFigure: LineTest = (line, context) => newFigures(line, context).length > 0;
+/** A line that brings a figure new to the run that the final claim repeats. */
+const statesFinalFigure: LineTest = (line, context) =>
+  newFigures(line, context).some((figure) => context.finalFigures().has(figure));
 
 /** A step's content and its feature values, by name. */
 interface StepView {
   content: string;
   value: (feature: FeatureName) => number;
+  /** Whether a line that may be quoted states a figure, and one new to the run (newFigures). */
+  showsFigure: () => boolean;
+  showsNewFigure: () => boolean;
 }
 
 /**
  * How each signal reads in a reason, which line pattern to quote for it (in the step, or with
- * `quoteNext` the one after it; with `recorded`, where no line matches, the error the source
- * recorded for that step), and (`holds`) what the step must show for the words to be true where
- * the feature is read more loosely.
+ * `quoteNext` the one after it; several are tried in order, the first that some line shows wins;
+ * with `recorded`, where no line matches, the error the source recorded for that step), and
+ * (`holds`) what the step must show for the words to be true where the feature is read more
+ * loosely.
  */
 const PHRASES: Partial<
   Record<
     FeatureName,
     {
       text: string;
-      quote?: LineTest;
+      quote?: LineTest | readonly LineTest[];
       quoteNext?: boolean;
       recorded?: boolean;
       holds?: (step: StepView) => boolean;
@@ -76,16 +126,24 @@ const PHRASES: Partial<
   conclusion: { text: 'it asserts a conclusion', quote: saying('conclusion') },
   agreement: { text: 'it approves earlier work', quote: saying('agreement') },
   // A browsing agent's step is its own tool's action and result ("I clicked ... Here is ...").
+  // Figures are quoted where the step brings them, not where it restates the task's or others'.
   claim_without_tool: {
     text: 'it states figures without running a tool',
-    quote: statesFigure,
-    holds: ({ value }) => value('web_action') === 0 && value('has_tool_calls') === 0,
+    quote: [statesNewFigure, statesFigure],
+    holds: ({ value, showsFigure }) =>
+      value('web_action') === 0 && value('has_tool_calls') === 0 && showsFigure(),
   },
+  // Counted in a runtime's warning (a model name's date) or a path, they are not said to be new.
   introduces_final_numbers: {
     text: 'it introduces figures that end up in the final answer',
-    quote: statesFigure,
+    quote: [statesFinalFigure, statesNewFigure],
+    holds: ({ showsNewFigure }) => showsNewFigure(),
   },
-  novel_numbers_log: { text: 'it introduces new figures', quote: statesFigure },
+  novel_numbers_log: {
+    text: 'it introduces new figures',
+    quote: statesNewFigure,
+    holds: ({ showsNewFigure }) => showsNewFigure(),
+  },
   first_actor: { text: 'it is the first agent action, which sets the plan the run follows' },
   agent_first_turn: { text: "it is this agent's first turn" },
   first_after_first_error: { text: 'it is the first response to the first failure' },
@@ -179,18 +237,6 @@ function paraphrasesTask(line: string, task: TaskText): boolean {
 /** A quoted line, cut at 160 characters. */
 export const shorten = (line: string) => (line.length > 160 ? `${line.slice(0, 157)}...` : line);
 
-/** The first quotable line that shows a signal and does not paraphrase the task, shortened. */
-function quoteLine(
-  lines: readonly string[],
-  shows: LineTest | undefined,
-  task: TaskText,
-): string | undefined {
-  const line = lines.find(
-    (candidate) => (!shows || shows(candidate)) && !paraphrasesTask(candidate, task),
-  );
-  return line && shorten(line);
-}
-
 /**
  * The error the source recorded for a step (a span's status, a failing tool result), shortened
  * like a quoted line: quoted where no line of the step names the failure the way a tool's own
@@ -212,8 +258,80 @@ export interface StepExplanation {
 }
 
 /**
+ * Finds the lines a reason quotes in a trace's steps: each step's quotable lines, and the first of
+ * them that passes a test and does not paraphrase the task, each looked for once (a reason's
+ * wording and its quotes ask the same questions).
+ */
+class Quoter {
+  private readonly linesOf = new Map<number, string[]>();
+  private readonly firstOf = new Map<number, Map<LineTest, string | undefined>>();
+  private readonly contexts = new Map<number, QuoteContext>();
+  private figures: RunFigures | undefined;
+
+  constructor(
+    private readonly trace: Trace,
+    private readonly task: TaskText,
+    figures: RunFigures | undefined,
+  ) {
+    this.figures = figures;
+  }
+
+  /** The line of `source` to quote: the first to pass the first of `shows` that any passes. */
+  quote(source: Step, shows: LineTest | readonly LineTest[]): string | undefined {
+    for (const test of typeof shows === 'function' ? [shows] : shows) {
+      const line = this.first(source, test);
+      if (line !== undefined) return shorten(line);
+    }
+    return undefined;
+  }
+
+  /** Whether a quotable line of `source` passes `test`. */
+  shows(source: Step, test: LineTest): boolean {
+    return this.first(source, test) !== undefined;
+  }
+
+  private first(source: Step, test: LineTest): string | undefined {
+    let tested = this.firstOf.get(source.index);
+    if (!tested) this.firstOf.set(source.index, (tested = new Map()));
+    if (!tested.has(test)) {
+      const context = this.contextOf(source.index);
+      tested.set(
+        test,
+        this.lines(source).find((line) => test(line, context) && !paraphrasesTask(line, this.task)),
+      );
+    }
+    return tested.get(test);
+  }
+
+  private lines(source: Step): string[] {
+    let found = this.linesOf.get(source.index);
+    if (!found)
+      this.linesOf.set(source.index, (found = quotableLines(stepText(source), this.task)));
+    return found;
+  }
+
+  /** What a test of step `index`'s lines reads: the run's figures, as they stood before it. */
+  private contextOf(index: number): QuoteContext {
+    let context = this.contexts.get(index);
+    if (!context) {
+      context = {
+        seenBefore: (figure) => (this.runFigures().firstSeen.get(figure) ?? index) < index,
+        finalFigures: () => this.runFigures().final,
+      };
+      this.contexts.set(index, context);
+    }
+    return context;
+  }
+
+  private runFigures(): RunFigures {
+    return (this.figures ??= figuresOf(runFactsOf(this.trace)));
+  }
+}
+
+/**
  * A reason for blaming `stepIndex`, from its features' contributions to the score; `lead`, when
- * given, is the signal that chose the step (first-failing-step.ts) and is named first.
+ * given, is the signal that chose the step (first-failing-step.ts) and is named first. `figures`
+ * are the run's as the features read them, where the caller has them (else computed when needed).
  */
 export function explainStep(
   trace: Trace,
@@ -221,6 +339,7 @@ export function explainStep(
   row: readonly number[],
   scorer: LinearScorer,
   lead?: FeatureName,
+  figures?: RunFigures,
 ): StepExplanation {
   const step = trace.steps[stepIndex]!;
   const task: TaskText = {
@@ -232,51 +351,47 @@ export function explainStep(
     words: wordsIn(trace.question ?? ''),
   };
   const content = stepText(step);
+  const quoter = new Quoter(trace, task, figures);
   const view: StepView = {
     content,
     value: (feature) => row[FEATURE_NAMES.indexOf(feature)] ?? 0,
+    showsFigure: () => quoter.shows(step, statesFigure),
+    showsNewFigure: () => quoter.shows(step, statesNewFigure),
   };
+  // The three strongest signals whose words hold for the step (checked strongest first, and only
+  // until three are found: a check may read the step's lines).
   const contributions = FEATURE_NAMES.map((name, column) => ({
     feature: name,
     value: row[column]!,
     contribution:
       scorer.weights[column]! * ((row[column]! - scorer.mean[column]!) / scorer.scale[column]!),
   }))
-    .filter((entry) => {
-      const phrase = PHRASES[entry.feature];
-      return (
-        phrase !== undefined &&
+    .filter(
+      (entry) =>
+        PHRASES[entry.feature] !== undefined &&
         entry.value !== 0 &&
-        (entry.feature === lead || entry.contribution > 0) &&
-        (phrase.holds?.(view) ?? true)
-      );
-    })
+        (entry.feature === lead || entry.contribution > 0),
+    )
     .sort(
       (left, right) =>
         Number(right.feature === lead) - Number(left.feature === lead) ||
         right.contribution - left.contribution,
-    )
-    .slice(0, 3);
+    );
+  const named: typeof contributions = [];
+  for (const entry of contributions) {
+    if (named.length === 3) break;
+    if (PHRASES[entry.feature]!.holds?.(view) ?? true) named.push(entry);
+  }
 
-  const linesOf = new Map<number, string[]>();
-  const lines = (source: Step) => {
-    let found = linesOf.get(source.index);
-    if (!found)
-      linesOf.set(
-        source.index,
-        (found = quotableLines(source === step ? content : stepText(source), task)),
-      );
-    return found;
-  };
   const parts: string[] = [];
   const evidence: Evidence[] = [];
-  for (const entry of contributions) {
+  for (const entry of named) {
     const phrase = PHRASES[entry.feature]!;
     parts.push(phrase.text);
     const source = phrase.quoteNext ? trace.steps[stepIndex + 1] : step;
     const quote = !source
       ? undefined
-      : ((phrase.quote ? quoteLine(lines(source), phrase.quote, task) : undefined) ??
+      : ((phrase.quote ? quoter.quote(source, phrase.quote) : undefined) ??
         (phrase.recorded ? recordedError(source) : undefined));
     if (quote && !evidence.some((existing) => existing.quote.includes(quote)))
       evidence.push({ step: source!.index, quote });
@@ -285,7 +400,8 @@ export function explainStep(
     parts.length > 0
       ? parts.join('; ')
       : 'its position and role make it the most likely decisive step';
-  const fallbackQuote = evidence.length === 0 ? quoteLine(lines(step), undefined, task) : undefined;
+  const fallbackQuote =
+    evidence.length === 0 ? quoter.quote(step, [notRuntimeRecord, anyLine]) : undefined;
   if (fallbackQuote) evidence.push({ step: step.index, quote: fallbackQuote });
   return {
     reason: `${step.agent} at step ${stepIndex}: ${because}.${quoting(trace, stepIndex, evidence)}`,

@@ -9,7 +9,7 @@ import { postsTask, relaysEarlier } from '../../trace/agents.js';
 import type { Trace } from '../../trace/model.js';
 import { fillStepFeatures, type FeatureValues } from './feature-families.js';
 import { FEATURE_NAMES } from './feature-names.js';
-import { runFactsOf, type RunFacts } from './run-facts.js';
+import { figuresOf, runFactsOf, type RunFacts, type RunFigures } from './run-facts.js';
 import { hasCode } from './text-signals.js';
 import { unsharedShares, type UnsharedShares } from './unshared.js';
 
@@ -25,13 +25,17 @@ export interface StepInputs {
   unshared: Map<string, UnsharedShares>;
 }
 
-/** The feature rows, the candidate mask and the agents' unshared shares, from one run-level pass. */
-export function featuresAndMask(trace: Trace): StepInputs {
+/**
+ * The feature rows, the candidate mask and the agents' unshared shares, from one run-level pass,
+ * with the run's figures as that pass read them (a reason's quotes read them).
+ */
+export function featuresAndMask(trace: Trace): StepInputs & { figures: RunFigures } {
   const run = runFactsOf(trace);
   return {
     rows: rowsOf(trace, run),
     mask: candidateMask(trace, run),
     unshared: unsharedShares(trace, run),
+    figures: figuresOf(run),
   };
 }
 

@@ -5,6 +5,7 @@
 import { namesAnAgent } from '../../trace/agents.js';
 import type { Trace } from '../../trace/model.js';
 import { featuresAndMask, type StepInputs } from './features.js';
+import type { RunFigures } from './run-facts.js';
 import { scoreRows, softmax, type LinearScorer } from './scoring.js';
 
 /** True when a trace names a responsible agent (one, or several for injected faults). */
@@ -27,15 +28,27 @@ export function isLabelled(trace: Trace): boolean {
 }
 
 /**
- * A trace's step rows, candidate mask and agents' unshared shares; `useGroundTruth: false` hides
- * the expected answer.
+ * A trace's step rows, candidate mask and agents' unshared shares, with the run's figures (the
+ * reason's quotes read them); `useGroundTruth: false` hides the expected answer.
  */
-export function stepInputs(trace: Trace, useGroundTruth = true): StepInputs {
+export function attributionInputs(
+  trace: Trace,
+  useGroundTruth = true,
+): StepInputs & { figures: RunFigures } {
   const view =
     useGroundTruth || trace.groundTruth === undefined
       ? trace
       : { ...trace, groundTruth: undefined };
   return featuresAndMask(view);
+}
+
+/**
+ * A trace's step rows, candidate mask and agents' unshared shares (what training keeps for every
+ * trace).
+ */
+export function stepInputs(trace: Trace, useGroundTruth = true): StepInputs {
+  const { rows, mask, unshared } = attributionInputs(trace, useGroundTruth);
+  return { rows, mask, unshared };
 }
 
 /** Step probabilities under a step scorer. */

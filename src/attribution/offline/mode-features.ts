@@ -84,24 +84,27 @@ export function modeFeatures(trace: Trace, rows: readonly (readonly number[])[])
     Math.log1p(longest),
     Math.log1p(last.length / 100),
   ];
-  return [...summaryOf(rows, turns), ...shape];
+  const features = summaryOf(rows, turns);
+  features.push(...shape);
+  return features;
 }
 
 /** Each step feature's mean and maximum over the steps at `indices` (zeros when there are none). */
 function summaryOf(rows: readonly (readonly number[])[], indices: readonly number[]): number[] {
   const width = FEATURE_NAMES.length;
-  const mean = new Array<number>(width).fill(0);
-  const max = new Array<number>(width).fill(0);
+  // Means in the first `width` columns, maxima in the next (one array, filled in place).
+  const summary = new Array<number>(2 * width).fill(0);
   indices.forEach((index, position) => {
     const row = rows[index]!;
     for (let column = 0; column < width; column += 1) {
-      mean[column]! += row[column]!;
-      if (position === 0 || row[column]! > max[column]!) max[column] = row[column]!;
+      const value = row[column]!;
+      summary[column]! += value;
+      if (position === 0 || value > summary[width + column]!) summary[width + column] = value;
     }
   });
   if (indices.length > 0)
-    for (let column = 0; column < width; column += 1) mean[column]! /= indices.length;
-  return [...mean, ...max];
+    for (let column = 0; column < width; column += 1) summary[column]! /= indices.length;
+  return summary;
 }
 
 const AGENT_SHAPE_FEATURES = [
@@ -133,15 +136,16 @@ export function agentModeFeatures(
     rows: agents.map((agent) => {
       const indices = stepsOf.get(agent)!;
       const last = indices[indices.length - 1]!;
-      return [
-        ...summaryOf(rows, indices),
+      const features = summaryOf(rows, indices);
+      features.push(
         indices.length / count,
         indices[0]! / count,
         indices[0] === firstActor ? 1 : 0,
         last === trace.steps.length - 1 ? 1 : 0,
         Math.log1p(indices.length),
         agents.length,
-      ];
+      );
+      return features;
     }),
   };
 }

@@ -490,6 +490,45 @@ describe('evidence', () => {
     ]);
   });
 
+  it('quotes the line that brings a new figure, and claims none only a log or a path has', () => {
+    const question = 'How many moons did Mars have in 2021?';
+    const stepsWith = (content: string) =>
+      buildTrace({
+        id: 'figures',
+        format: 'test',
+        question,
+        steps: [
+          { speaker: 'human', content: question },
+          { speaker: 'Planner', content: 'Look up the moons; the year is 2021.' },
+          { speaker: 'Astronomer', content },
+        ],
+      });
+    const model = loadOfflineModel();
+    const figures = { ...model.step, weights: model.step.weights.map(() => 0) };
+    figures.weights[FEATURE_NAMES.indexOf('novel_numbers_log')] = 1;
+    const explain = (content: string) => {
+      const trace = stepsWith(content);
+      return explainStep(trace, 2, computeFeatures(trace)[2]!, figures);
+    };
+    // The task's year is restated first; the quote is the line that brings the count.
+    const counted = explain('In 2021 the question still stands.\nMars has 3 moons.');
+    assert.match(counted.reason, /it introduces new figures/);
+    assert.deepEqual(counted.evidence, [{ step: 2, quote: 'Mars has 3 moons.' }]);
+    // Figures of a runtime warning and of a path are counted by the features, not claimed.
+    const logged = explain(
+      [
+        '/usr/lib/python3.11/site-packages/agents/run.py:216: UserWarning: model gpt-4o-2024-08-06',
+        'See /srv/data/2019/moons.csv for the list.',
+        'Mars has moons.',
+      ].join('\n'),
+    );
+    assert.doesNotMatch(logged.reason, /new figures/);
+    assert.ok(
+      logged.evidence.every(({ quote }) => !quote.includes('UserWarning')),
+      logged.reason,
+    );
+  });
+
   it('quotes a line that says something, not a docstring delimiter', () => {
     const trace = buildTrace({
       id: 'docstring',

@@ -66,6 +66,23 @@ export interface RunFacts {
   /** The last step that does real work: not a bare TERMINATE, a termination notice or the human. */
   lastSubstantive: number;
   states: StepState[];
+  /** Each number of the run and where it is first written: -1 for the task's, else its step. */
+  firstSeen: ReadonlyMap<string, number>;
+}
+
+/**
+ * The figures of a run as the features read them: where each is first written (-1 for the task's)
+ * and the final claim's (those the task does not give). Kept apart from the facts so that holding
+ * them keeps no text.
+ */
+export interface RunFigures {
+  firstSeen: ReadonlyMap<string, number>;
+  final: ReadonlySet<string>;
+}
+
+/** The figures of a run's facts. */
+export function figuresOf(run: RunFacts): RunFigures {
+  return { firstSeen: run.firstSeen, final: run.finalNumbers };
 }
 
 const BARE_TERMINATE = /^\s*TERMINATE\s*$/;
@@ -131,6 +148,10 @@ export function runFactsOf(trace: Trace): RunFacts {
     if (step.role === 'agent')
       stepsOfAgent.set(step.agent, (stepsOfAgent.get(step.agent) ?? 0) + 1);
 
+  // Where each number is first written: -1 for the task's, else the step (stepStates fills it).
+  const firstSeen = new Map<string, number>();
+  for (const number of questionNumbers) firstSeen.set(number, -1);
+
   let lastSubstantive = -1;
   for (let index = count - 1; index >= 0; index -= 1) {
     const step = steps[index]!;
@@ -162,7 +183,8 @@ export function runFactsOf(trace: Trace): RunFacts {
     stepsOfAgent,
     mostActive: Math.max(0, ...stepsOfAgent.values()),
     lastSubstantive,
-    states: stepStates(trace, facts, questionNumbers, finalNumbers, firstError, answerNeedle),
+    states: stepStates(trace, facts, firstSeen, finalNumbers, firstError, answerNeedle),
+    firstSeen,
   };
 }
 
@@ -170,12 +192,11 @@ export function runFactsOf(trace: Trace): RunFacts {
 function stepStates(
   trace: Trace,
   facts: readonly StepFacts[],
-  questionNumbers: ReadonlySet<string>,
+  firstSeen: Map<string, number>,
   finalNumbers: ReadonlySet<string>,
   firstError: number,
   answerNeedle: string,
 ): StepState[] {
-  const seenNumbers = new Set(questionNumbers);
   const lastStepOfAgent = new Map<string, number>();
   const turnsOfAgent = new Map<string, number>();
   let actorRank = 0;
@@ -186,10 +207,12 @@ function stepStates(
     const fact = facts[index]!;
     let novelNumbers = 0;
     let introducesFinalNumbers = 0;
+    // A step's numbers are distinct, so each is judged against the steps before it alone.
     for (const number of fact.numbers) {
-      if (!seenNumbers.has(number)) {
+      if (!firstSeen.has(number)) {
         novelNumbers += 1;
         if (finalNumbers.has(number)) introducesFinalNumbers += 1;
+        firstSeen.set(number, index);
       }
     }
     const turn = turnsOfAgent.get(step.agent) ?? 0;
@@ -206,7 +229,6 @@ function stepStates(
       novelNumbers,
       introducesFinalNumbers,
     };
-    for (const number of fact.numbers) seenNumbers.add(number);
     lastStepOfAgent.set(step.agent, index);
     turnsOfAgent.set(step.agent, turn + 1);
     if (fact.isActor) actorRank += 1;
