@@ -88,11 +88,29 @@ interface StepView {
 }
 
 /**
+ * Where a signal about what follows a step is read, as its feature reads it: the output right
+ * after the step (or the one after that, past a step that is not an agent's turn), or the next
+ * agent turn. The steps to quote from, in order.
+ */
+type QuoteFrom = 'next-output' | 'next-turn';
+function followingSteps(trace: Trace, index: number, from: QuoteFrom): Step[] {
+  const { steps } = trace;
+  if (from === 'next-turn') {
+    const turn = steps.slice(index + 1).find((step) => step.role === 'agent');
+    return turn ? [turn] : [];
+  }
+  const next = steps[index + 1];
+  if (!next) return [];
+  const after = steps[index + 2];
+  return next.role !== 'agent' && after ? [next, after] : [next];
+}
+
+/**
  * How each signal reads in a reason, which line pattern to quote for it (in the step, or with
- * `quoteNext` the one after it; several are tried in order, the first that some line shows wins;
- * with `recorded`, where no line matches, the error the source recorded for that step), and
- * (`holds`) what the step must show for the words to be true where the feature is read more
- * loosely.
+ * `quoteFrom` in what follows it as its feature reads it; several patterns are tried in order,
+ * the first that some line shows wins; with `recorded`, where no line matches, the error the
+ * source recorded for that step), and (`holds`) what the step must show for the words to be true
+ * where the feature is read more loosely.
  */
 const PHRASES: Partial<
   Record<
@@ -100,7 +118,7 @@ const PHRASES: Partial<
     {
       text: string;
       quote?: LineTest | readonly LineTest[];
-      quoteNext?: boolean;
+      quoteFrom?: QuoteFrom;
       recorded?: boolean;
       holds?: (step: StepView) => boolean;
     }
@@ -109,14 +127,14 @@ const PHRASES: Partial<
   next_error: {
     text: 'the tool output right after it fails',
     quote: matching(ERROR_OUTPUT),
-    quoteNext: true,
+    quoteFrom: 'next-output',
     recorded: true,
   },
   next_empty: { text: 'the tool output right after it is empty' },
   next_correction: {
     text: 'the next agent turn corrects it',
     quote: saying('correction'),
-    quoteNext: true,
+    quoteFrom: 'next-turn',
   },
   hedging: {
     text: 'it assumes or makes up data instead of obtaining it',
@@ -388,13 +406,16 @@ export function explainStep(
   for (const entry of named) {
     const phrase = PHRASES[entry.feature]!;
     parts.push(phrase.text);
-    const source = phrase.quoteNext ? trace.steps[stepIndex + 1] : step;
-    const quote = !source
-      ? undefined
-      : ((phrase.quote ? quoter.quote(source, phrase.quote) : undefined) ??
-        (phrase.recorded ? recordedError(source) : undefined));
-    if (quote && !evidence.some((existing) => existing.quote.includes(quote)))
-      evidence.push({ step: source!.index, quote });
+    const sources = phrase.quoteFrom ? followingSteps(trace, stepIndex, phrase.quoteFrom) : [step];
+    for (const source of sources) {
+      const quote =
+        (phrase.quote ? quoter.quote(source, phrase.quote) : undefined) ??
+        (phrase.recorded ? recordedError(source) : undefined);
+      if (!quote) continue;
+      if (!evidence.some((existing) => existing.quote.includes(quote)))
+        evidence.push({ step: source.index, quote });
+      break;
+    }
   }
   const because =
     parts.length > 0

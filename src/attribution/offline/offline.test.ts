@@ -529,6 +529,31 @@ describe('evidence', () => {
     );
   });
 
+  it('quotes the correction from the next agent turn, past the tool output between', () => {
+    const trace = buildTrace({
+      id: 'corrected',
+      format: 'test',
+      question: 'What is 17 times 23?',
+      steps: [
+        { speaker: 'human', content: 'What is 17 times 23?' },
+        { speaker: 'Solver', content: 'I will compute it.\nprint(17 * 32)' },
+        { speaker: 'executor', role: 'tool', content: 'Instead of waiting: 544' },
+        {
+          speaker: 'Checker',
+          content: 'That is wrong: the code multiplies 17 by 32 instead of 23.',
+        },
+      ],
+    });
+    const model = loadOfflineModel();
+    const corrected = { ...model.step, weights: model.step.weights.map(() => 0) };
+    corrected.weights[FEATURE_NAMES.indexOf('next_correction')] = 1;
+    const { reason, evidence } = explainStep(trace, 1, computeFeatures(trace)[1]!, corrected);
+    assert.match(reason, /the next agent turn corrects it/);
+    assert.deepEqual(evidence, [
+      { step: 3, quote: 'That is wrong: the code multiplies 17 by 32 instead of 23.' },
+    ]);
+  });
+
   it('quotes a line that says something, not a docstring delimiter', () => {
     const trace = buildTrace({
       id: 'docstring',
