@@ -21,8 +21,12 @@ export function evidenceLines(
   return lines.filter(({ quote }) => quote.length >= 8);
 }
 
-/** A quote as it appears in the run: without the mark of a cut. */
-const trimmed = (quote: string) => quote.replace(/(…|\.\.\.)$/, '').trim();
+/** A quote as it appears in the run: without the marks of a cut (at its end, or at both ends). */
+const trimmed = (quote: string) =>
+  quote
+    .replace(/(…|\.\.\.)$/, '')
+    .replace(/^(…|\.\.\.)/, '')
+    .trim();
 
 /** Ranges of every case-insensitive occurrence of `needle` in the text nodes under `root`. */
 export function rangesOf(root: Element, needle: string, limit = 200): Range[] {

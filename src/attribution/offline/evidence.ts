@@ -72,11 +72,21 @@ function newFigures(line: string, context: QuoteContext): string[] {
 /** Any line; and one that is not a runtime's warning or exception (what the agent itself wrote). */
 const anyLine: LineTest = () => true;
 const notRuntimeRecord: LineTest = (line) => !RUNTIME_RECORD.test(line);
+/** A number as a line writes it (numbersIn drops its commas). */
+const NUMBER_AS_WRITTEN = /\b\d+(?:[.,]\d+)?\b/g;
+/** Where the first of some figures stands in a line as written, else 0. */
+function firstFigureAt(line: string, figures: readonly string[]): number {
+  for (const match of line.matchAll(NUMBER_AS_WRITTEN))
+    if (figures.includes(match[0].replace(/,/g, ''))) return match.index;
+  return 0;
+}
 /** A line that brings a figure new to the run. */
 const statesNewFigure: LineTest = (line, context) => newFigures(line, context).length > 0;
 /** A line that brings a figure new to the run that the final claim repeats. */
 const statesFinalFigure: LineTest = (line, context) =>
   newFigures(line, context).some((figure) => context.finalFigures().has(figure));
+/** The tests that find a line for the new figures it brings. */
+const FIGURE_TESTS: ReadonlySet<LineTest> = new Set([statesNewFigure, statesFinalFigure]);
 
 /** A step's content and its feature values, by name. */
 interface StepView {
@@ -252,8 +262,25 @@ function paraphrasesTask(line: string, task: TaskText): boolean {
   return shared >= PARAPHRASE_SHARE * words.size;
 }
 
+/** Longest quote. */
+const QUOTE_LENGTH = 160;
 /** A quoted line, cut at 160 characters. */
-export const shorten = (line: string) => (line.length > 160 ? `${line.slice(0, 157)}...` : line);
+export const shorten = (line: string) =>
+  line.length > QUOTE_LENGTH ? `${line.slice(0, QUOTE_LENGTH - 3)}...` : line;
+/** How much of a long line a quote shows before the figure it is quoted for. */
+const BEFORE_FIGURE = 60;
+
+/**
+ * A quoted line cut around character `at` (where the figure it is quoted for stands), so that a
+ * figure late in a long line is not cut off: `...` marks a cut at either end.
+ */
+function shortenAround(line: string, at: number): string {
+  const shown = QUOTE_LENGTH - 3;
+  if (line.length <= QUOTE_LENGTH || at + BEFORE_FIGURE / 2 < shown) return shorten(line);
+  const start = at - BEFORE_FIGURE;
+  if (start + shown >= line.length) return `...${line.slice(line.length - shown)}`;
+  return `...${line.slice(start, start + shown - 3)}...`;
+}
 
 /**
  * The error the source recorded for a step (a span's status, a failing tool result), shortened
@@ -294,11 +321,17 @@ class Quoter {
     this.figures = figures;
   }
 
-  /** The line of `source` to quote: the first to pass the first of `shows` that any passes. */
+  /**
+   * The line of `source` to quote: the first to pass the first of `shows` that any passes; a long
+   * line quoted for its new figures is cut around the first of them.
+   */
   quote(source: Step, shows: LineTest | readonly LineTest[]): string | undefined {
     for (const test of typeof shows === 'function' ? [shows] : shows) {
       const line = this.first(source, test);
-      if (line !== undefined) return shorten(line);
+      if (line === undefined) continue;
+      if (line.length <= QUOTE_LENGTH || !FIGURE_TESTS.has(test)) return shorten(line);
+      const figures = newFigures(line, this.contextOf(source.index));
+      return shortenAround(line, firstFigureAt(line, figures));
     }
     return undefined;
   }

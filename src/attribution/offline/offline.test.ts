@@ -527,6 +527,11 @@ describe('evidence', () => {
       logged.evidence.every(({ quote }) => !quote.includes('UserWarning')),
       logged.reason,
     );
+    // In a long line the quote is cut around the new figure, not before it.
+    const sentence = 'The survey of the moons of the red planet went on. ';
+    const quote = explain(`${sentence.repeat(5)}It has 3.`).evidence[0]?.quote ?? '';
+    assert.ok(quote.startsWith('...') && quote.endsWith('It has 3.'), quote);
+    assert.ok(quote.length <= 160, quote);
   });
 
   it('quotes the correction from the next agent turn, past the tool output between', () => {
