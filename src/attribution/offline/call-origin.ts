@@ -11,7 +11,8 @@
 import { blamableSteps } from '../../trace/agents.js';
 import type { Trace } from '../../trace/model.js';
 import { stepText } from '../../trace/step-text.js';
-import { quoting, shorten, type StepExplanation } from './evidence.js';
+import { quoting, type StepExplanation } from './evidence.js';
+import { shorten } from './quotes.js';
 import { isTokenCode } from './tokens.js';
 
 /** Tokens with a digit in them, lower-cased: `#W7781023` gives `w7781023`. */

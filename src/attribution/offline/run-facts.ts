@@ -207,7 +207,8 @@ function stepStates(
     const fact = facts[index]!;
     let novelNumbers = 0;
     let introducesFinalNumbers = 0;
-    // A step's numbers are distinct, so each is judged against the steps before it alone.
+    // A step's numbers are a set: recording one as first seen here cannot affect how another of
+    // the same step is judged, so each is judged against the task and earlier steps alone.
     for (const number of fact.numbers) {
       if (!firstSeen.has(number)) {
         novelNumbers += 1;
