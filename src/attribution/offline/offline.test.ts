@@ -18,12 +18,13 @@ import type { Trace } from '../../trace/model.js';
 import { attributeWithModel, DEFAULT_MODEL_PATH, loadOfflineModel } from './attributor.js';
 import { fitFamiliarity, type FamiliarityModel } from './familiarity.js';
 import { explainStep } from './evidence.js';
-import { FEATURE_NAMES } from './feature-names.js';
+import { FEATURE_NAMES, type FeatureName } from './feature-names.js';
 import { stepInputs } from './inputs.js';
 import { computeFeatures } from './features.js';
 import { validateModel, type OfflineModel } from './model.js';
 import { calibrationFor } from './calibrate.js';
 import { trainOfflineModel } from './train.js';
+import type { LinearScorer } from './scoring.js';
 import { AGENT_MODE_FEATURE_NAMES } from './mode-features.js';
 import { DEFAULT_MODE_SETTINGS, modeTrainingExamples, trainModeModel } from './mode-training.js';
 
@@ -435,6 +436,14 @@ describe('the library entry point', () => {
   });
 });
 
+/** The shipped step scorer weighing `feature` alone (nothing at all without one). */
+function weighingOnly(feature?: FeatureName): LinearScorer {
+  const { step } = loadOfflineModel();
+  const weights = step.weights.map(() => 0);
+  if (feature) weights[FEATURE_NAMES.indexOf(feature)] = 1;
+  return { ...step, weights };
+}
+
 describe('evidence', () => {
   it('never quotes the task statement or the roster', async () => {
     const trace = await loadTrace(join(ROOT, 'examples/who-and-when-hc-6.json'));
@@ -445,14 +454,10 @@ describe('evidence', () => {
 
   it('says a step writes code only where a code block opens a line', async () => {
     const trace = await loadTrace(join(ROOT, 'examples/who-and-when-hc-6.json'));
-    const model = loadOfflineModel();
     const reasonFor = (content: string) => {
       const steps = trace.steps.map((step, index) => (index === 1 ? { ...step, content } : step));
       const rows = computeFeatures({ ...trace, steps });
-      const codeWeighs = { ...model.step, weights: model.step.weights.map(() => 0) };
-      const column = FEATURE_NAMES.indexOf('has_code');
-      codeWeighs.weights[column] = 1;
-      return explainStep({ ...trace, steps }, 1, rows[1]!, codeWeighs).reason;
+      return explainStep({ ...trace, steps }, 1, rows[1]!, weighingOnly('has_code')).reason;
     };
     // The plan's roster mentions "```python code blocks": no code is written there.
     assert.doesNotMatch(reasonFor(trace.steps[1]!.content), /writes the code/);
@@ -481,9 +486,7 @@ describe('evidence', () => {
         },
       ],
     });
-    const model = loadOfflineModel();
-    const figures = { ...model.step, weights: model.step.weights.map(() => 0) };
-    figures.weights[FEATURE_NAMES.indexOf('novel_numbers_log')] = 1;
+    const figures = weighingOnly('novel_numbers_log');
     const { evidence } = explainStep(trace, 1, computeFeatures(trace)[1]!, figures);
     assert.deepEqual(evidence, [
       { step: 1, quote: 'The train arrived at 5:40 PM according to my notes.' },
@@ -503,9 +506,7 @@ describe('evidence', () => {
           { speaker: 'Astronomer', content },
         ],
       });
-    const model = loadOfflineModel();
-    const figures = { ...model.step, weights: model.step.weights.map(() => 0) };
-    figures.weights[FEATURE_NAMES.indexOf('novel_numbers_log')] = 1;
+    const figures = weighingOnly('novel_numbers_log');
     const explain = (content: string) => {
       const trace = stepsWith(content);
       return explainStep(trace, 2, computeFeatures(trace)[2]!, figures);
@@ -549,9 +550,7 @@ describe('evidence', () => {
         },
       ],
     });
-    const model = loadOfflineModel();
-    const corrected = { ...model.step, weights: model.step.weights.map(() => 0) };
-    corrected.weights[FEATURE_NAMES.indexOf('next_correction')] = 1;
+    const corrected = weighingOnly('next_correction');
     const { reason, evidence } = explainStep(trace, 1, computeFeatures(trace)[1]!, corrected);
     assert.match(reason, /the next agent turn corrects it/);
     assert.deepEqual(evidence, [
@@ -569,18 +568,14 @@ describe('evidence', () => {
         { speaker: 'Coder', content: '"""\nJoins a list of words with a comma.\n"""' },
       ],
     });
-    const model = loadOfflineModel();
-    const silent = { ...model.step, weights: model.step.weights.map(() => 0) };
-    const { evidence } = explainStep(trace, 1, computeFeatures(trace)[1]!, silent);
+    const { evidence } = explainStep(trace, 1, computeFeatures(trace)[1]!, weighingOnly());
     assert.deepEqual(evidence, [{ step: 1, quote: 'Joins a list of words with a comma.' }]);
   });
 
   it('does not say a browsing step states figures without a tool', async () => {
     const trace = await loadTrace(join(ROOT, 'examples/who-and-when-hc-6.json'));
-    const model = loadOfflineModel();
     const rows = computeFeatures(trace);
-    const claims = { ...model.step, weights: model.step.weights.map(() => 0) };
-    claims.weights[FEATURE_NAMES.indexOf('claim_without_tool')] = 1;
+    const claims = weighingOnly('claim_without_tool');
     const reasonAt = (step: number) => explainStep(trace, step, rows[step]!, claims).reason;
     assert.match(trace.steps[4]!.content, /^I typed/);
     assert.doesNotMatch(reasonAt(4), /without running a tool/, 'WebSurfer reports its browser');
