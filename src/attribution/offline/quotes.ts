@@ -8,7 +8,7 @@ import type { Step, Trace } from '../../trace/model.js';
 import { squash, squashTask, stepText } from '../../trace/step-text.js';
 import { hasPhrase, type PhraseSignal } from './phrases.js';
 import { figuresOf, runFactsOf, type RunFigures } from './run-facts.js';
-import { numbersIn } from './text-signals.js';
+import { firstNumberAt, numbersIn } from './text-signals.js';
 import { wordsIn, type WordSet } from './tokens.js';
 
 /** What a line test may read besides the line: the run's figures, as the features read them. */
@@ -71,14 +71,6 @@ function newFigures(line: string, context: QuoteContext): string[] {
 export const anyLine: LineTest = () => true;
 /** A line that is not a runtime's warning or exception: what the agent itself wrote. */
 export const notRuntimeRecord: LineTest = (line) => !RUNTIME_RECORD.test(line);
-/** A number as a line writes it (numbersIn drops its commas). */
-const NUMBER_AS_WRITTEN = /\b\d+(?:[.,]\d+)?\b/g;
-/** Where the first of some figures stands in a line as written, else 0. */
-function firstFigureAt(line: string, figures: readonly string[]): number {
-  for (const match of line.matchAll(NUMBER_AS_WRITTEN))
-    if (figures.includes(match[0].replace(/,/g, ''))) return match.index;
-  return 0;
-}
 /** A line that brings a figure new to the run. */
 export const statesNewFigure: LineTest = (line, context) => newFigures(line, context).length > 0;
 /** A line that brings a figure new to the run that the final claim repeats. */
@@ -195,17 +187,14 @@ export class Quoter {
   private readonly linesOf = new Map<number, string[]>();
   private readonly firstOf = new Map<number, Map<LineTest, string | undefined>>();
   private readonly contexts = new Map<number, QuoteContext>();
-  private figures: RunFigures | undefined;
-
   private readonly task: TaskText;
 
   /** `figures` are the run's as the features read them, where the caller has them. */
   constructor(
     private readonly trace: Trace,
-    figures: RunFigures | undefined,
+    private figures: RunFigures | undefined,
   ) {
     this.task = taskTextOf(trace.question ?? '');
-    this.figures = figures;
   }
 
   /**
@@ -218,7 +207,8 @@ export class Quoter {
       if (line === undefined) continue;
       if (line.length <= QUOTE_LENGTH || !FIGURE_TESTS.has(test)) return shorten(line);
       const figures = newFigures(line, this.contextOf(source.index));
-      return shortenAround(line, firstFigureAt(line, figures));
+      const at = firstNumberAt(line, (number) => figures.includes(number));
+      return shortenAround(line, Math.max(at, 0));
     }
     return undefined;
   }

@@ -36,13 +36,21 @@ export function hasUrl(text: string): boolean {
   return URL.test(text);
 }
 
+/** A number as written, normalised: commas dropped. */
+const normalised = (number: string) => (number.includes(',') ? number.replace(/,/g, '') : number);
+
 /** Numbers written in the text, normalised (commas dropped). */
 export function numbersIn(text: string): Set<string> {
   const out = new Set<string>();
   // `match` with a global pattern gives the matched strings alone (no match objects to allocate).
-  for (const number of text.match(NUMBER) ?? [])
-    out.add(number.includes(',') ? number.replace(/,/g, '') : number);
+  for (const number of text.match(NUMBER) ?? []) out.add(normalised(number));
   return out;
+}
+
+/** Where the first number of the text that `wanted` accepts (normalised) stands, else -1. */
+export function firstNumberAt(text: string, wanted: (number: string) => boolean): number {
+  for (const match of text.matchAll(NUMBER)) if (wanted(normalised(match[0]))) return match.index;
+  return -1;
 }
 
 /** Share of `left` also in `right` (0 when `left` is empty). */
