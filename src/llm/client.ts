@@ -29,6 +29,10 @@ export interface GenerateRequest {
   prompt: string;
   schema?: z.ZodType;
   schemaName?: string;
+  /** Most tokens of the reply, sent to the provider; none is sent when absent. */
+  maxOutputTokens?: number;
+  /** This request's temperature: null sends none (the provider's default); absent, the client's. */
+  temperature?: number | null;
 }
 
 /** One reply. */
@@ -55,6 +59,8 @@ export interface ModelClientOptions {
   model: string;
   baseUrl?: string;
   apiKey?: string;
+  /** Whether a key from the environment may be used (default true; see ProviderSettings). */
+  environmentKey?: boolean;
   /** Use the on-disk cache (default true). */
   cache?: boolean;
   cacheFolder?: string;
@@ -112,6 +118,7 @@ export function createModelClient(options: ModelClientOptions): ModelClient {
     createLanguageModel(spec, {
       ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
       ...(options.apiKey ? { apiKey: options.apiKey } : {}),
+      ...(options.environmentKey === false ? { environmentKey: false } : {}),
     });
   const cache =
     options.cache === false
@@ -126,6 +133,7 @@ export function createModelClient(options: ModelClientOptions): ModelClient {
     contextTokens,
     price: priceOf(spec, options.prices),
     async generate(request) {
+      const sampling = request.temperature === undefined ? temperature : request.temperature;
       const key = cacheKey({
         provider: spec.provider,
         model: spec.model,
@@ -133,7 +141,11 @@ export function createModelClient(options: ModelClientOptions): ModelClient {
         system: request.system,
         prompt: request.prompt,
         schema: request.schemaName ?? null,
-        temperature,
+        temperature: sampling,
+        // Absent from the key unless set, so the keys of earlier replies stay valid.
+        ...(request.maxOutputTokens === undefined
+          ? {}
+          : { maxOutputTokens: request.maxOutputTokens }),
       });
       const hit = cache?.get(key);
       if (hit) return { ...hit, cached: true };
@@ -147,7 +159,10 @@ export function createModelClient(options: ModelClientOptions): ModelClient {
               model,
               system: request.system,
               prompt: request.prompt,
-              temperature,
+              ...(sampling === null ? {} : { temperature: sampling }),
+              ...(request.maxOutputTokens === undefined
+                ? {}
+                : { maxOutputTokens: request.maxOutputTokens }),
               maxRetries: 0,
               // Ollama truncates prompts to its own default context unless told the window to use.
               ...(spec.provider === 'ollama'

@@ -11,6 +11,11 @@ import type { ModelSpec } from './model-spec.js';
 export interface ProviderSettings {
   baseUrl?: string;
   apiKey?: string;
+  /**
+   * Whether a key from the environment may be used (default true). The server turns it off for an
+   * endpoint a request chose, so its own keys reach only the endpoints it was launched with.
+   */
+  environmentKey?: boolean;
 }
 
 interface ProviderInfo {
@@ -81,12 +86,18 @@ export function resolveConnection(
     throw new UserError(
       `unknown provider "${spec.provider}"; choose one of: ${providerNames().join(', ')}`,
     );
-  const apiKey =
-    settings.apiKey ??
+  const fromEnvironment = () =>
     environmentValue(...info.keyVariables) ??
     (spec.provider === 'openai-compatible'
       ? environmentValue('OPENAI_COMPATIBLE_API_KEY')
       : undefined);
+  const apiKey =
+    settings.apiKey ?? (settings.environmentKey === false ? undefined : fromEnvironment());
+  if (info.keyVariables.length > 0 && !apiKey && settings.environmentKey === false) {
+    throw new UserError(
+      `${spec.provider}:${spec.model} at ${settings.baseUrl ?? 'this endpoint'} needs an API key of its own: faultline sends the keys in its environment only to the endpoints it was started with`,
+    );
+  }
   if (info.keyVariables.length > 0 && !apiKey) {
     throw new UserError(
       `${info.keyVariables.join(' or ')} is not set: export your ${spec.provider} API key to use ${spec.provider}:${spec.model}, or use --method offline, which needs no key`,

@@ -17,6 +17,16 @@ export type { Estimate } from '../eval/metrics.js';
 export type { SummaryRow } from '../eval/summary-row.js';
 export type { Step, ToolCall, Trace } from '../trace/model.js';
 
+/**
+ * Where a page of a list stands: every list answer has these beside its rows. Ask for the next
+ * page with `?offset=<offset + limit>` while it is below `total`.
+ */
+export interface PageInfo {
+  total: number;
+  limit: number;
+  offset: number;
+}
+
 /** Every answer that is not a success. */
 export interface ErrorResponse {
   error: string;
@@ -57,8 +67,8 @@ export interface HistoryRow extends HistoryEntry {
   correct: LabelMatch | null;
 }
 
-/** `GET /api/traces`: the History table, newest first. */
-export interface TracesResponse {
+/** `GET /api/traces?limit&offset&q`: a page of the History table, newest first. */
+export interface TracesResponse extends PageInfo {
   traces: HistoryRow[];
 }
 
@@ -82,13 +92,13 @@ export interface AnalysisResponse {
   match: LabelMatch;
 }
 
-/** `GET /api/analyses`. */
-export interface AnalysesResponse {
+/** `GET /api/analyses?trace&limit&offset`: a page of analyses, newest first. */
+export interface AnalysesResponse extends PageInfo {
   analyses: Analysis[];
 }
 
-/** `GET /api/evaluations`. */
-export interface EvaluationsResponse {
+/** `GET /api/evaluations?limit&offset`: a page of evaluation runs, newest first. */
+export interface EvaluationsResponse extends PageInfo {
   evaluations: EvaluationSummaryRecord[];
 }
 
@@ -105,13 +115,21 @@ export interface EvaluationTraceRow {
   correct: LabelMatch;
 }
 
+/** What the evaluated traces can be sorted by. */
+export type EvaluationSortKey =
+  'trace' | 'subset' | 'method' | 'blamed' | 'label' | 'agent' | 'step';
+
 /** The stored report of an evaluation run, as far as the page reads it. */
 export interface EvaluationSummary {
   rows: SummaryRow[];
 }
 
-/** `GET /api/evaluations/:id`: the summary table and one row per evaluated trace. */
-export interface EvaluationResponse {
+/**
+ * `GET /api/evaluations/:id?limit&offset&wrong&sort&order`: the summary table and a page of its
+ * evaluated traces (`wrong=1`: only those wrong at agent or step; `sort`: one of
+ * EVALUATION_SORT_KEYS, `order`: asc or desc).
+ */
+export interface EvaluationResponse extends PageInfo {
   evaluation: EvaluationSummaryRecord & { summary: EvaluationSummary };
   traces: EvaluationTraceRow[];
 }

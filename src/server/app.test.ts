@@ -13,6 +13,8 @@ import { importTraceText } from '../trace/load.js';
 import { createApp } from './app.js';
 
 const HOST = { host: '127.0.0.1:8500' };
+/** A trace file's upload, as the page sends it. */
+const UPLOAD = { ...HOST, 'content-type': 'application/octet-stream' };
 
 describe('HTTP API', () => {
   let folder = '';
@@ -41,7 +43,7 @@ describe('HTTP API', () => {
     app.request(`/api/traces?name=${encodeURIComponent(name)}`, {
       method: 'POST',
       body,
-      headers: HOST,
+      headers: UPLOAD,
     });
   const analyse = (id: string, body: unknown) =>
     app.request(`/api/traces/${id}/analyses`, {
@@ -107,37 +109,10 @@ describe('HTTP API', () => {
     const badBody = await app.request(`/api/traces/${traces[0]!.id}/analyses`, {
       method: 'POST',
       body: '{',
-      headers: HOST,
+      headers: { ...HOST, 'content-type': 'application/json' },
     });
     assert.equal(badBody.status, 400);
     assert.equal((await app.request('/api/nothing', { headers: HOST })).status, 404);
-  });
-
-  it('keeps API keys on the server: never in answers or the database', async () => {
-    const secret = 'sk-test-secret-0123456789';
-    const saved = process.env.OPENAI_API_KEY;
-    process.env.OPENAI_API_KEY = secret;
-    const server = await startScriptedProvider('openai', [
-      '{"agent": "WebSurfer", "step": 4, "reason": "wrong site"}',
-    ]);
-    try {
-      const { traces } = (await (await upload(example)).json()) as { traces: { id: string }[] };
-      const response = await analyse(traces[0]!.id, {
-        method: 'all-at-once',
-        model: 'openai:gpt-4o',
-        baseUrl: server.baseUrl,
-      });
-      const text = await response.text();
-      assert.equal(response.status, 201, text);
-      assert.doesNotMatch(text, new RegExp(secret));
-      assert.equal(server.requests[0]!.headers.authorization, `Bearer ${secret}`);
-      const stored = JSON.stringify(db.prepare('SELECT * FROM analyses').all());
-      assert.doesNotMatch(stored, new RegExp(secret));
-    } finally {
-      await server.close();
-      if (saved === undefined) delete process.env.OPENAI_API_KEY;
-      else process.env.OPENAI_API_KEY = saved;
-    }
   });
 
   it('reads uploaded binary files: an AG2 logs.db (SQLite) and a gzip-compressed trace', async () => {
@@ -150,7 +125,7 @@ describe('HTTP API', () => {
       const response = await app.request(`/api/traces?name=${name}`, {
         method: 'POST',
         body: bytes,
-        headers: HOST,
+        headers: UPLOAD,
       });
       const body = (await response.json()) as { traces: { format: string; steps: number }[] };
       assert.equal(response.status, 201, JSON.stringify(body));
@@ -250,12 +225,34 @@ describe('HTTP API', () => {
     });
     const listed = (await (
       await app.request(`/api/evaluations/${saved.id}`, { headers: HOST })
-    ).json()) as { traces: { index: number; correct: { agent: boolean; step: boolean } }[] };
+    ).json()) as {
+      traces: { index: number; file: string; correct: { agent: boolean; step: boolean } }[];
+      total: number;
+    };
     assert.deepEqual(listed.traces[0], {
       ...listed.traces[0],
       index: 0,
       correct: { agent: true, step: false },
     });
+    assert.equal(listed.total, 2);
+    const paged = (await (
+      await app.request(`/api/evaluations/${saved.id}?limit=1&offset=1&sort=trace&order=desc`, {
+        headers: HOST,
+      })
+    ).json()) as typeof listed;
+    assert.deepEqual(
+      paged.traces.map((row) => row.index),
+      [1],
+      'sorted by file, descending (/work… before /gone…), second page',
+    );
+    const wrong = (await (
+      await app.request(`/api/evaluations/${saved.id}?wrong=1`, { headers: HOST })
+    ).json()) as typeof listed;
+    assert.equal(wrong.total, 2, 'both rows have the step wrong');
+    assert.equal(
+      (await app.request(`/api/evaluations/${saved.id}?sort=colour`, { headers: HOST })).status,
+      400,
+    );
     const open = (index: number) =>
       app.request(`/api/evaluations/${saved.id}/records/${index}/open`, {
         method: 'POST',
@@ -277,11 +274,109 @@ describe('HTTP API', () => {
     assert.equal((await open(7)).status, 404);
   });
 
-  it('rejects requests that name a non-loopback host', async () => {
-    const response = await app.request('/api/health', {
-      headers: { host: 'attacker.example:8500' },
+  it('rejects requests that name a non-loopback host, however it starts', async () => {
+    for (const host of [
+      'attacker.example:8500',
+      '127.evil.example',
+      '127.0.0.1.nip.io:8500',
+      '127.0.0.1.evil.example:8500',
+      'localhost.evil.example',
+      '[::1].evil',
+    ]) {
+      const response = await app.request('/api/traces', { headers: { host } });
+      assert.equal(response.status, 403, host);
+      assert.doesNotMatch(await response.text(), /"traces"/, host);
+    }
+    for (const host of ['127.0.0.1:8500', '127.1.2.3:8500', 'localhost:8500', '[::1]:8500'])
+      assert.equal((await app.request('/api/health', { headers: { host } })).status, 200, host);
+  });
+
+  it('refuses state changes from other sites and bodies a page can send without a preflight', async () => {
+    const body = JSON.stringify({ method: 'offline' });
+    const { traces } = (await (await upload(example)).json()) as { traces: { id: string }[] };
+    const post = (headers: Record<string, string>) =>
+      app.request(`/api/traces/${traces[0]!.id}/analyses`, {
+        method: 'POST',
+        body,
+        headers: { ...HOST, ...headers },
+      });
+    const fromElsewhere = await post({
+      'content-type': 'application/json',
+      origin: 'http://evil.example',
     });
-    assert.equal(response.status, 403);
+    assert.equal(fromElsewhere.status, 403);
+    assert.match(((await fromElsewhere.json()) as { error: string }).error, /evil\.example/);
+    assert.equal(
+      (await post({ 'content-type': 'application/json', 'sec-fetch-site': 'cross-site' })).status,
+      403,
+    );
+    assert.equal((await post({ 'content-type': 'application/json', origin: 'null' })).status, 403);
+    const plain = await post({ 'content-type': 'text/plain' });
+    assert.equal(plain.status, 415);
+    assert.match(((await plain.json()) as { error: string }).error, /application\/json/);
+    assert.equal((await post({ 'content-type': 'application/x-www-form-urlencoded' })).status, 415);
+    const upload415 = await app.request('/api/traces', {
+      method: 'POST',
+      body: example,
+      headers: { ...HOST, 'content-type': 'text/plain' },
+    });
+    assert.equal(upload415.status, 415);
+    const remove = await app.request(`/api/traces/${traces[0]!.id}`, {
+      method: 'DELETE',
+      headers: { ...HOST, origin: 'http://evil.example' },
+    });
+    assert.equal(remove.status, 403);
+    // The page itself (same origin) and programs (no Origin) go through.
+    assert.equal(
+      (
+        await post({
+          'content-type': 'application/json',
+          origin: 'http://127.0.0.1:8500',
+          'sec-fetch-site': 'same-origin',
+        })
+      ).status,
+      201,
+    );
+    assert.equal((await post({ 'content-type': 'application/json' })).status, 201);
+  });
+
+  it('pages every list, with a total, and filters History in the database', async () => {
+    const names = ['paging-alpha.json', 'paging-beta.json', 'paging-gamma.json'];
+    for (const [index, name] of names.entries()) {
+      const trace = JSON.parse(example) as { history: { content: string }[] };
+      trace.history[0]!.content += ` (variant ${index})`;
+      assert.equal((await upload(JSON.stringify(trace), name)).status, 201);
+    }
+    type Page = { traces: { name: string }[]; total: number; limit: number; offset: number };
+    const page = async (query: string) =>
+      (await (await app.request(`/api/traces?${query}`, { headers: HOST })).json()) as Page;
+    const all = await page('limit=500');
+    assert.equal(all.total, all.traces.length);
+    const first = await page('limit=2');
+    const second = await page('limit=2&offset=2');
+    assert.equal(first.traces.length, 2);
+    assert.deepEqual([first.total, first.limit, first.offset], [all.total, 2, 0]);
+    assert.deepEqual(
+      [...first.traces, ...second.traces].map((row) => row.name),
+      all.traces.slice(0, 4).map((row) => row.name),
+    );
+    const filtered = await page('q=PAGING-&limit=2');
+    assert.equal(filtered.total, 3, 'the filter counts every match, not just one page');
+    assert.equal(filtered.traces.length, 2);
+    assert.ok(filtered.traces.every((row) => row.name.startsWith('paging-')));
+    assert.equal((await page('q=gamma')).traces[0]!.name, 'paging-gamma.json');
+    for (const bad of ['limit=0', 'limit=501', 'offset=-1', 'limit=ten'])
+      assert.equal((await app.request(`/api/traces?${bad}`, { headers: HOST })).status, 400, bad);
+    const analyses = (await (
+      await app.request('/api/analyses?limit=1', { headers: HOST })
+    ).json()) as { analyses: unknown[]; total: number };
+    assert.equal(analyses.analyses.length, 1);
+    assert.ok(analyses.total >= 1);
+    const evaluations = (await (
+      await app.request('/api/evaluations?limit=1', { headers: HOST })
+    ).json()) as { evaluations: unknown[]; total: number; limit: number };
+    assert.equal(evaluations.limit, 1);
+    assert.equal(typeof evaluations.total, 'number');
   });
 
   it('sends security headers', async () => {
@@ -298,7 +393,7 @@ describe('HTTP API with a token', () => {
       const app = createApp({
         repository: new Repository(db),
         token: 'letmein',
-        loopbackOnly: false,
+        anyHost: true,
         log: () => undefined,
       });
       assert.equal((await app.request('/api/health')).status, 401);
@@ -316,7 +411,7 @@ describe('HTTP API with a token', () => {
       const webless = createApp({
         repository: new Repository(db),
         token: 'letmein',
-        loopbackOnly: false,
+        anyHost: true,
         log: () => undefined,
         webRoot: '/nonexistent',
       });
@@ -328,6 +423,105 @@ describe('HTTP API with a token', () => {
       );
     } finally {
       db.close();
+    }
+  });
+});
+
+describe('HTTP API and model keys', () => {
+  const secret = 'sk-test-secret-0123456789';
+  let saved: string | undefined;
+  let folder = '';
+  let db: Db;
+  let example = '';
+  before(async () => {
+    saved = process.env.OPENAI_API_KEY;
+    process.env.OPENAI_API_KEY = secret;
+    folder = await mkdtemp(join(tmpdir(), 'faultline-api-keys-'));
+    db = openDatabase(join(folder, 'faultline.db'));
+    example = await readFile(join(ROOT, 'examples/who-and-when-hc-6.json'), 'utf8');
+  });
+  after(async () => {
+    db.close();
+    await rm(folder, { recursive: true, force: true });
+    if (saved === undefined) delete process.env.OPENAI_API_KEY;
+    else process.env.OPENAI_API_KEY = saved;
+  });
+  const reply = '{"agent": "WebSurfer", "step": 4, "reason": "wrong site"}';
+  const appFor = (baseUrl?: string) =>
+    createApp({
+      repository: new Repository(db),
+      log: () => undefined,
+      webRoot: join(folder, 'no-web'),
+      ...(baseUrl ? { baseUrl } : {}),
+    });
+  async function analyseWith(
+    app: ReturnType<typeof createApp>,
+    body: unknown,
+    type = 'application/json',
+  ) {
+    const uploaded = await app.request('/api/traces?name=hc-6.json', {
+      method: 'POST',
+      body: example,
+      headers: UPLOAD,
+    });
+    const { traces } = (await uploaded.json()) as { traces: { id: string }[] };
+    return app.request(`/api/traces/${traces[0]!.id}/analyses`, {
+      method: 'POST',
+      body: JSON.stringify(body),
+      headers: { ...HOST, 'content-type': type },
+    });
+  }
+
+  it('sends its own key to the endpoint it was launched with, and never returns or stores it', async () => {
+    const server = await startScriptedProvider('openai', [reply]);
+    try {
+      const response = await analyseWith(appFor(server.baseUrl), {
+        method: 'all-at-once',
+        model: 'openai:gpt-4o',
+      });
+      const text = await response.text();
+      assert.equal(response.status, 201, text);
+      assert.doesNotMatch(text, new RegExp(secret));
+      assert.equal(server.requests[0]!.headers.authorization, `Bearer ${secret}`);
+      const stored = JSON.stringify(db.prepare('SELECT * FROM analyses').all());
+      assert.doesNotMatch(stored, new RegExp(secret));
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('never sends its key to an endpoint a request chose (the attack from any web page)', async () => {
+    const server = await startScriptedProvider('openai', [reply, reply]);
+    try {
+      const app = appFor();
+      const attack = { method: 'all-at-once', model: 'openai:gpt-4o', baseUrl: server.baseUrl };
+      // As a hostile page sends it: text/plain needs no preflight, Origin names the page's site.
+      const fromPage = await app.request('/api/traces/x/analyses', {
+        method: 'POST',
+        body: JSON.stringify(attack),
+        headers: { ...HOST, 'content-type': 'text/plain', origin: 'http://evil.example' },
+      });
+      assert.equal(fromPage.status, 403);
+      // Even as a program's JSON request, the endpoint it chose does not get the server's key.
+      const refused = await analyseWith(app, attack);
+      assert.equal(refused.status, 400);
+      assert.match(
+        ((await refused.json()) as { error: string }).error,
+        /needs an API key of its own/,
+      );
+      assert.equal(server.requests.length, 0, 'nothing reached the chosen endpoint');
+      // With a key of its own, the request's endpoint gets that key and only that key.
+      const ownKey = await analyseWith(app, { ...attack, apiKey: 'sk-callers-own' });
+      const text = await ownKey.text();
+      assert.equal(ownKey.status, 201, text);
+      assert.equal(server.requests[0]!.headers.authorization, 'Bearer sk-callers-own');
+      assert.doesNotMatch(text, /sk-callers-own/);
+      assert.doesNotMatch(
+        JSON.stringify(db.prepare('SELECT * FROM analyses').all()),
+        /sk-callers-own/,
+      );
+    } finally {
+      await server.close();
     }
   });
 });

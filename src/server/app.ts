@@ -8,20 +8,23 @@ import { bodyLimit } from 'hono/body-limit';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Repository } from '../store/repository.js';
-import { accessGuard } from './auth.js';
+import { accessGuard, type HostRule } from './auth.js';
 import { errorResponse } from './http-errors.js';
+import { JobPool } from './job-pool.js';
 import { apiRoutes } from './routes.js';
 
 /** Where `npm run build` puts the page: dist/web at the package root. */
 export const DEFAULT_WEB_ROOT = fileURLToPath(new URL('../../dist/web', import.meta.url));
 
 /** Settings of the application. */
-export interface AppOptions {
+export interface AppOptions extends HostRule {
   repository: Repository;
   /** Required when bound off loopback. */
   token?: string;
-  /** True when bound to a loopback address: requests must then name a loopback host. */
-  loopbackOnly?: boolean;
+  /** Runs imports and analyses (default: on the request thread, for in-process use and tests). */
+  jobs?: JobPool;
+  /** The model endpoint the server was launched with (`--base-url`). */
+  baseUrl?: string;
   /** Largest upload, in bytes (default 64 MB). */
   maxUploadBytes?: number;
   webRoot?: string;
@@ -57,13 +60,7 @@ export function createApp(options: AppOptions): Hono {
     context.header('Referrer-Policy', 'no-referrer');
     context.header('Content-Security-Policy', CONTENT_SECURITY_POLICY);
   });
-  app.use(
-    '*',
-    accessGuard({
-      ...(options.token ? { token: options.token } : {}),
-      loopbackOnly: options.loopbackOnly ?? true,
-    }),
-  );
+  app.use('*', accessGuard(options));
   app.use(
     '/api/*',
     bodyLimit({
@@ -75,7 +72,14 @@ export function createApp(options: AppOptions): Hono {
         ),
     }),
   );
-  app.route('/api', apiRoutes(options.repository));
+  const jobs = options.jobs ?? new JobPool({ repository: options.repository, log });
+  app.route(
+    '/api',
+    apiRoutes(options.repository, {
+      jobs,
+      ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
+    }),
+  );
 
   const webRoot = options.webRoot ?? DEFAULT_WEB_ROOT;
   if (existsSync(webRoot)) {

@@ -332,9 +332,13 @@ describe('web page in Chromium', { skip }, () => {
     assert.match((await hc6Rows.textContent()) ?? '', /\(yours\)/);
     await screenshot(page, 'history');
     const total = await rows.count();
+    // The filter runs in the server's database; the status says when its page has arrived.
     await page.fill('#history-filter', 'crewai');
-    assert.ok((await page.locator('#history tbody tr:visible').count()) < total);
+    await page.locator('#history-status', { hasText: '“crewai”' }).waitFor();
+    assert.ok((await rows.count()) < total);
     await page.fill('#history-filter', '');
+    await page.locator('#history-status', { hasText: /^\d+ traces?$/ }).waitFor();
+    assert.equal(await rows.count(), total);
     await hc6Rows.locator('button:has-text("Delete")').click();
     // Polled from here: a string predicate would be evaluated in the page, which its CSP forbids.
     for (let tries = 0; (await rows.count()) !== total - 1; tries += 1) {
@@ -385,10 +389,13 @@ describe('web page in Chromium', { skip }, () => {
     const rows = page.locator('table.traces tbody tr');
     await rows.first().waitFor();
     assert.equal(await rows.count(), 4, 'two traces under two methods');
+    // Filter and sort run in the server; the status says when the filtered page has arrived.
     await page.check('#wrong-only');
+    await page.locator('#evaluation-status', { hasText: 'wrong only' }).waitFor();
     const wrong = await rows.count();
     assert.ok(wrong < 4);
     await page.uncheck('#wrong-only');
+    await page.locator('#evaluation-status', { hasText: /traces$/ }).waitFor();
     await page.click('table.traces th button:has-text("method")');
     assert.equal(await page.locator('table.traces th[aria-sort="ascending"]').count(), 1);
     await screenshot(page, 'evaluation');

@@ -4,12 +4,10 @@
  */
 import { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
-import { performance } from 'node:perf_hooks';
 import { z } from 'zod';
-import { getMethod, listMethods } from '../attribution/registry.js';
+import { listMethods } from '../attribution/registry.js';
 import { providerNames } from '../llm/provider-catalog.js';
 import { PASTED, type HistoryEntry, type Repository } from '../store/repository.js';
-import { importTraceBytes } from '../trace/load.js';
 import { listFormats } from '../trace/registry.js';
 import type {
   AnalysesResponse,
@@ -19,18 +17,29 @@ import type {
   MethodsResponse,
   TraceResponse,
   TracesResponse,
-  UploadResponse,
 } from './api-types.js';
 import { evaluationRoutes } from './evaluation-routes.js';
 import { EXAMPLES, readExample } from './examples.js';
+import type { JobPool } from './job-pool.js';
 import { labelMatch } from './label-match.js';
+import { pageOf } from './paging.js';
 
 const analysisRequestSchema = z.object({
   method: z.string().min(1).default('offline'),
   model: z.string().min(3).optional(),
   baseUrl: z.url().optional(),
+  /** A key for `baseUrl` (or the provider): used for this call only, never stored or logged. */
+  apiKey: z.string().min(1).max(1000).optional(),
   useGroundTruth: z.boolean().default(true),
 });
+
+/** What the routes need besides the repository. */
+export interface RouteOptions {
+  /** Runs imports and analyses off the request thread. */
+  jobs: JobPool;
+  /** The model endpoint the server was launched with (`--base-url`): its keys may go there. */
+  baseUrl?: string;
+}
 
 const userLabelSchema = z.object({
   agent: z.string().min(1).max(200),
@@ -77,24 +86,13 @@ async function jsonBody(request: Request): Promise<unknown> {
 }
 
 /** The API routes, mounted under /api. */
-export function apiRoutes(repository: Repository): Hono {
+export function apiRoutes(repository: Repository, options: RouteOptions): Hono {
   const api = new Hono();
+  const { jobs } = options;
 
   /** Imports a file's bytes and stores every trace in it. */
-  async function store(
-    bytes: Uint8Array,
-    name: string,
-    format: string | undefined,
-  ): Promise<UploadResponse> {
-    const traces = await importTraceBytes(bytes, name, format ? { format } : {});
-    return {
-      traces: traces.map((trace) => ({
-        ...repository.saveTrace(trace, traces.length > 1 ? `${name} (${trace.id})` : name),
-        agents: trace.agents,
-        labels: trace.labels ?? null,
-      })),
-    };
-  }
+  const store = (bytes: Uint8Array, name: string, format: string | undefined) =>
+    jobs.run<'import'>({ kind: 'import', bytes, name, ...(format ? { format } : {}) });
 
   api.get('/health', (context) => context.json({ ok: true }));
 
@@ -133,11 +131,14 @@ export function apiRoutes(repository: Repository): Hono {
     return context.json(await store(example.bytes, example.file, undefined), 201);
   });
 
-  api.get('/traces', (context) =>
-    context.json({
-      traces: repository.listHistory().map(historyRow),
-    } satisfies TracesResponse),
-  );
+  api.get('/traces', (context) => {
+    const query = context.req.query('q');
+    const { items, ...page } = repository.listHistory({
+      ...pageOf(context),
+      ...(query ? { query } : {}),
+    });
+    return context.json({ traces: items.map(historyRow), ...page } satisfies TracesResponse);
+  });
 
   api.get('/traces/:id', (context) => {
     const trace = repository.getTrace(context.req.param('id'));
@@ -180,41 +181,34 @@ export function apiRoutes(repository: Repository): Hono {
 
   api.post('/traces/:id/analyses', async (context) => {
     const traceId = context.req.param('id');
-    const trace = repository.getTrace(traceId);
-    if (!trace) throw new HTTPException(404, { message: `no trace ${traceId}` });
     const request = await validBody(context.req.raw, analysisRequestSchema, 'analysis request');
-    // API keys come from the server's environment only; they are never accepted, stored or returned.
-    const method = getMethod(request.method, {
-      llm: {
+    // The server's own keys go only to the endpoints it was launched with; an endpoint chosen in
+    // the request gets the key the request brings, or none.
+    const baseUrl = request.baseUrl ?? options.baseUrl;
+    const chosenHere = request.baseUrl !== undefined && request.baseUrl !== options.baseUrl;
+    const answer = await jobs.run<'analyse'>({
+      kind: 'analyse',
+      traceId,
+      request: {
+        method: request.method,
+        useGroundTruth: request.useGroundTruth,
         ...(request.model ? { model: request.model } : {}),
-        ...(request.baseUrl ? { baseUrl: request.baseUrl } : {}),
+        ...(baseUrl ? { baseUrl } : {}),
+        ...(request.apiKey ? { apiKey: request.apiKey } : {}),
+        environmentKey: !chosenHere,
       },
     });
-    const started = performance.now();
-    const result = await method.attribute(trace, { useGroundTruth: request.useGroundTruth });
-    const settings = {
-      method: request.method,
-      useGroundTruth: request.useGroundTruth,
-      ...(request.model ? { model: request.model } : {}),
-      ...(request.baseUrl ? { baseUrl: request.baseUrl } : {}),
-    };
-    const analysis = repository.saveAnalysis(
-      traceId,
-      settings,
-      result,
-      performance.now() - started,
-    );
-    return context.json(
-      { analysis, match: labelMatch(result, trace.labels) } satisfies AnalysisResponse,
-      201,
-    );
+    return context.json(answer satisfies AnalysisResponse, 201);
   });
 
-  api.get('/analyses', (context) =>
-    context.json({
-      analyses: repository.listAnalyses(context.req.query('trace')),
-    } satisfies AnalysesResponse),
-  );
+  api.get('/analyses', (context) => {
+    const traceId = context.req.query('trace');
+    const { items, ...page } = repository.listAnalyses({
+      ...pageOf(context),
+      ...(traceId ? { traceId } : {}),
+    });
+    return context.json({ analyses: items, ...page } satisfies AnalysesResponse);
+  });
 
   api.get('/analyses/:id', (context) => {
     const analysis = repository.getAnalysis(context.req.param('id'));

@@ -9,7 +9,8 @@ import { UserError } from '../errors.js';
 import { openDatabase } from '../store/database.js';
 import { Repository } from '../store/repository.js';
 import { createApp } from './app.js';
-import { isLoopback } from './auth.js';
+import { isLoopback, isWildcard } from './auth.js';
+import { JobPool } from './job-pool.js';
 import { clearState, logFile, writeState, type ServerState } from './state.js';
 
 /** Settings of a server start. */
@@ -18,6 +19,12 @@ export interface ServeOptions {
   host: string;
   port: number;
   token?: string;
+  /** Host names the page may be opened at besides loopback ones (token mode only). */
+  publicHosts?: string[];
+  /** The model endpoint for LLM methods; the server's keys go only here and to built-in providers. */
+  baseUrl?: string;
+  /** Job worker threads (default: one per core but one). */
+  workers?: number;
   /** Also print log lines to stdout (foreground runs). */
   echo?: boolean;
 }
@@ -31,17 +38,42 @@ export async function startServer(
       `binding ${options.host} exposes faultline beyond this machine: set a token with --token or FAULTLINE_TOKEN`,
     );
   }
+  if (options.publicHosts?.length && !options.token)
+    throw new UserError('--public-host is for token mode: add --token (or FAULTLINE_TOKEN)');
   mkdirSync(options.home, { recursive: true });
   const log = (line: string) => {
     const stamped = `${new Date().toISOString()} ${line}`;
     appendFileSync(logFile(options.home), `${stamped}\n`);
     if (options.echo) process.stdout.write(`${stamped}\n`);
   };
-  const db = openDatabase(databasePath(options.home));
+  const databaseFile = databasePath(options.home);
+  const db = openDatabase(databaseFile);
+  const repository = new Repository(db);
+  const jobs = new JobPool({
+    databaseFile,
+    repository,
+    log,
+    ...(options.workers !== undefined ? { workers: options.workers } : {}),
+  });
+  // The port is known once the socket is bound (port 0 picks one); the host check reads it then.
+  const bound: { port?: number } = {};
+  // Token mode accepts the bound address and the named public hosts; bound to every interface with
+  // none named, any host (the token is then the only guard, and the log says so).
+  const publicHosts = [
+    ...(options.token && !isLoopback(options.host) && !isWildcard(options.host)
+      ? [options.host.includes(':') ? `[${options.host}]` : options.host]
+      : []),
+    ...(options.publicHosts ?? []),
+  ];
+  const anyHost = Boolean(options.token) && isWildcard(options.host) && publicHosts.length === 0;
   const app = createApp({
-    repository: new Repository(db),
+    repository,
+    jobs,
     ...(options.token ? { token: options.token } : {}),
-    loopbackOnly: isLoopback(options.host),
+    port: () => bound.port,
+    publicHosts,
+    anyHost,
+    ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
     log,
     logRequests: true,
   });
@@ -50,6 +82,7 @@ export async function startServer(
     const instance = serve({ fetch: app.fetch, hostname: options.host, port: options.port });
     instance.once('listening', () => resolve(instance));
     instance.once('error', (error: NodeJS.ErrnoException) => {
+      void jobs.close();
       db.close();
       if (error.code === 'EADDRINUSE')
         reject(
@@ -68,6 +101,7 @@ export async function startServer(
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
+  bound.port = port;
   const displayHost = options.host.includes(':') ? `[${options.host}]` : options.host;
   const state: ServerState = {
     pid: process.pid,
@@ -77,7 +111,11 @@ export async function startServer(
     startedAt: new Date().toISOString(),
   };
   writeState(options.home, state);
-  log(`listening on ${state.url} (pid ${process.pid}, database ${databasePath(options.home)})`);
+  log(`listening on ${state.url} (pid ${process.pid}, database ${databaseFile})`);
+  if (anyHost)
+    log(
+      'any Host header is accepted (bound to every interface in token mode): name the address the page is opened at with --public-host to refuse others',
+    );
 
   let stopped = false;
   const stop = async () => {
@@ -87,6 +125,7 @@ export async function startServer(
     // Idle keep-alive connections would hold close() open.
     if ('closeAllConnections' in server) server.closeAllConnections();
     await closing;
+    await jobs.close();
     db.close();
     clearState(options.home, process.pid);
     log('stopped');

@@ -28,8 +28,8 @@ describe('store', () => {
       first.close();
       const second = openDatabase(file);
       const repository = new Repository(second);
-      assert.equal(repository.listHistory().length, 1);
-      assert.equal(repository.listAnalyses(saved.id)[0]!.result.agent, 'A');
+      assert.equal(repository.listHistory().items.length, 1);
+      assert.equal(repository.listAnalyses({ traceId: saved.id }).items[0]!.result.agent, 'A');
       second.pragma('user_version = 99');
       second.close();
       assert.throws(() => openDatabase(file), /written by a newer faultline/);
@@ -52,7 +52,7 @@ describe('store', () => {
           (index % 2 === 0 ? left : right).saveAnalysis(saved.id, { index }, result, index);
         }),
       );
-      assert.equal(right.listAnalyses(saved.id).length, 50);
+      assert.equal(right.listAnalyses({ traceId: saved.id }).items.length, 50);
       assert.equal(rightDb.pragma('integrity_check', { simple: true }), 'ok');
       rightDb.close();
     } finally {

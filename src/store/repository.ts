@@ -33,6 +33,30 @@ interface TraceRow {
   user_label_json: string | null;
 }
 
+/** Which rows of a list: at most `limit` (default 50, at most 500), after skipping `offset`. */
+export interface Page {
+  limit?: number;
+  offset?: number;
+}
+
+/** One page of a list, with how many rows the whole list has. */
+export interface Paged<Item> {
+  items: Item[];
+  total: number;
+  limit: number;
+  offset: number;
+}
+
+/** Largest page a list returns. */
+export const MAX_PAGE = 500;
+
+/** A page's bounds with the defaults filled in and kept in range. */
+export function pageBounds(page: Page): { limit: number; offset: number } {
+  const limit = Math.min(MAX_PAGE, Math.max(1, Math.floor(page.limit ?? 50)));
+  const offset = Math.max(0, Math.floor(page.offset ?? 0));
+  return { limit, offset };
+}
+
 /** The name an upload without a file name gets. */
 export const PASTED = 'pasted trace';
 
@@ -125,22 +149,40 @@ export class Repository {
   }
 
   /**
-   * The History table: every stored trace, newest first, with its label (the person's mark over
-   * the file's) and its latest analysis.
+   * One page of the History table: stored traces, newest first, with their label (the person's
+   * mark over the file's) and latest analysis, and how many match in all. `query` keeps the rows
+   * whose name, format, latest method, model or blamed agent, or label contains it (any case).
    */
-  listHistory(limit = 500): HistoryEntry[] {
+  listHistory(page: Page & { query?: string } = {}): Paged<HistoryEntry> {
+    const { limit, offset } = pageBounds(page);
+    const needle = page.query?.trim().toLowerCase();
+    // The latest analysis per trace, found once for the count and the rows alike.
+    const from = `FROM traces
+           LEFT JOIN analyses AS latest ON latest.id = (
+             SELECT id FROM analyses WHERE trace_id = traces.id ORDER BY created_at DESC LIMIT 1)`;
+    const where = needle
+      ? `WHERE instr(lower(traces.name), @needle) OR instr(lower(traces.format), @needle)
+            OR instr(lower(coalesce(latest.method, '')), @needle)
+            OR instr(lower(coalesce(latest.model, '')), @needle)
+            OR instr(lower(coalesce(json_extract(latest.result_json, '$.agent'), '')), @needle)
+            OR instr(lower(coalesce(traces.user_label_json, json_extract(traces.trace_json, '$.labels'), '')), @needle)`
+      : '';
+    const parameters = needle ? { needle } : {};
+    const { total } = this.db
+      .prepare(`SELECT count(*) AS total ${from} ${where}`)
+      .get(parameters) as {
+      total: number;
+    };
     const rows = this.db
       .prepare(
         `SELECT traces.id, traces.name, traces.format, traces.steps, traces.created_at,
                 traces.user_label_json,
                 json_extract(traces.trace_json, '$.labels') AS labels_json,
                 latest.id AS analysis_id, latest.method, latest.model, latest.result_json
-           FROM traces
-           LEFT JOIN analyses AS latest ON latest.id = (
-             SELECT id FROM analyses WHERE trace_id = traces.id ORDER BY created_at DESC LIMIT 1)
-          ORDER BY traces.created_at DESC LIMIT ?`,
+           ${from} ${where}
+          ORDER BY traces.created_at DESC, traces.id LIMIT @limit OFFSET @offset`,
       )
-      .all(limit) as (TraceRow & {
+      .all({ ...parameters, limit, offset }) as (TraceRow & {
       user_label_json: string | null;
       labels_json: string | null;
       analysis_id: string | null;
@@ -148,7 +190,7 @@ export class Repository {
       model: string | null;
       result_json: string | null;
     })[];
-    return rows.map((row) => {
+    const items = rows.map((row) => {
       const result = row.result_json ? (JSON.parse(row.result_json) as Attribution) : null;
       return {
         ...toSummary(row),
@@ -165,6 +207,7 @@ export class Repository {
             : null,
       };
     });
+    return { items, total, limit, offset };
   }
 
   getTrace(id: string): Trace | undefined {
@@ -252,12 +295,46 @@ export class Repository {
     return record;
   }
 
-  listAnalyses(traceId?: string, limit = 200): (AnalysisRecord & { traceName: string })[] {
-    const sql = `SELECT analyses.*, traces.name AS trace_name FROM analyses JOIN traces ON traces.id = analyses.trace_id ${traceId ? 'WHERE trace_id = ?' : ''} ORDER BY analyses.created_at DESC LIMIT ?`;
-    const rows = (
-      traceId ? this.db.prepare(sql).all(traceId, limit) : this.db.prepare(sql).all(limit)
-    ) as (AnalysisRow & { trace_name: string })[];
-    return rows.map((row) => ({ ...toAnalysis(row), traceName: row.trace_name }));
+  /** One page of analyses, newest first (of one trace, when given), and how many there are. */
+  listAnalyses(
+    page: Page & { traceId?: string } = {},
+  ): Paged<AnalysisRecord & { traceName: string }> {
+    const { limit, offset } = pageBounds(page);
+    const where = page.traceId ? 'WHERE analyses.trace_id = @traceId' : '';
+    const parameters = page.traceId ? { traceId: page.traceId } : {};
+    const { total } = this.db
+      .prepare(`SELECT count(*) AS total FROM analyses ${where}`)
+      .get(parameters) as { total: number };
+    const rows = this.db
+      .prepare(
+        `SELECT analyses.*, traces.name AS trace_name FROM analyses JOIN traces ON traces.id = analyses.trace_id
+          ${where} ORDER BY analyses.created_at DESC, analyses.id LIMIT @limit OFFSET @offset`,
+      )
+      .all({ ...parameters, limit, offset }) as (AnalysisRow & { trace_name: string })[];
+    return {
+      items: rows.map((row) => ({ ...toAnalysis(row), traceName: row.trace_name })),
+      total,
+      limit,
+      offset,
+    };
+  }
+
+  /** The analysis an evaluation's record was opened as before, if it was. */
+  findOpenedRecord(
+    traceId: string,
+    opened: { evaluation: string; record: number; method: string },
+  ): (AnalysisRecord & { traceName: string }) | undefined {
+    const row = this.db
+      .prepare(
+        `SELECT analyses.*, traces.name AS trace_name FROM analyses JOIN traces ON traces.id = analyses.trace_id
+          WHERE analyses.trace_id = ? AND analyses.method = ?
+            AND json_extract(analyses.settings_json, '$.evaluation') = ?
+            AND json_extract(analyses.settings_json, '$.record') = ?
+          ORDER BY analyses.created_at DESC LIMIT 1`,
+      )
+      .get(traceId, opened.method, opened.evaluation, opened.record) as
+      (AnalysisRow & { trace_name: string }) | undefined;
+    return row ? { ...toAnalysis(row), traceName: row.trace_name } : undefined;
   }
 
   getAnalysis(id: string): (AnalysisRecord & { traceName: string }) | undefined {
@@ -297,25 +374,35 @@ export class Repository {
     return record;
   }
 
-  listEvaluations(limit = 100): EvaluationSummaryRecord[] {
+  /** One page of evaluation runs, newest first, and how many there are. */
+  listEvaluations(page: Page = {}): Paged<EvaluationSummaryRecord> {
+    const { limit, offset } = pageBounds(page);
+    const { total } = this.db.prepare('SELECT count(*) AS total FROM evaluations').get() as {
+      total: number;
+    };
     const rows = this.db
       .prepare(
-        'SELECT id, title, methods, traces, created_at FROM evaluations ORDER BY created_at DESC LIMIT ?',
+        'SELECT id, title, methods, traces, created_at FROM evaluations ORDER BY created_at DESC, id LIMIT ? OFFSET ?',
       )
-      .all(limit) as {
+      .all(limit, offset) as {
       id: string;
       title: string;
       methods: string;
       traces: number;
       created_at: string;
     }[];
-    return rows.map((row) => ({
-      id: row.id,
-      title: row.title,
-      methods: JSON.parse(row.methods) as string[],
-      traces: row.traces,
-      createdAt: row.created_at,
-    }));
+    return {
+      items: rows.map((row) => ({
+        id: row.id,
+        title: row.title,
+        methods: JSON.parse(row.methods) as string[],
+        traces: row.traces,
+        createdAt: row.created_at,
+      })),
+      total,
+      limit,
+      offset,
+    };
   }
 
   getEvaluation(id: string): (EvaluationSummaryRecord & { summary: unknown }) | undefined {

@@ -7,6 +7,7 @@ import type {
   AnalysisResponse,
   ErrorResponse,
   EvaluationResponse,
+  EvaluationSortKey,
   EvaluationsResponse,
   ExamplesResponse,
   MethodsResponse,
@@ -17,6 +18,11 @@ import type {
 
 export type {
   Analysis,
+  EvaluationResponse,
+  EvaluationSortKey,
+  EvaluationsResponse,
+  PageInfo,
+  TracesResponse,
   Attribution,
   Estimate,
   EvaluationSummary,
@@ -30,6 +36,15 @@ export type {
   Trace,
 } from '../../src/server/api-types.js';
 
+/** A query string from the parameters that are set. */
+function query(parameters: Record<string, string | number | boolean | undefined>): string {
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(parameters))
+    if (value !== undefined && value !== '' && value !== false) search.set(name, String(value));
+  const text = search.toString();
+  return text ? `?${text}` : '';
+}
+
 async function call<Result>(path: string, init?: RequestInit): Promise<Result> {
   const response = await fetch(path, { credentials: 'same-origin', ...init });
   const body = (await response.json().catch(() => ({}))) as Result & Partial<ErrorResponse>;
@@ -42,13 +57,13 @@ export const api = {
   upload: (text: string | Blob, name: string, format = '') =>
     call<UploadResponse>(
       `/api/traces?name=${encodeURIComponent(name)}${format ? `&format=${encodeURIComponent(format)}` : ''}`,
-      {
-        method: 'POST',
-        body: text,
-      },
+      // Any file, JSON or not (an AG2 logs.db, a .gz): sent as bytes, which no other site's page
+      // can send here without the server's consent.
+      { method: 'POST', body: text, headers: { 'content-type': 'application/octet-stream' } },
     ),
   trace: (id: string) => call<TraceResponse>(`/api/traces/${encodeURIComponent(id)}`),
-  history: () => call<TracesResponse>('/api/traces'),
+  history: (page: { q?: string; offset?: number; limit?: number } = {}) =>
+    call<TracesResponse>(`/api/traces${query(page)}`),
   remove: (id: string) =>
     call<{ deleted: boolean }>(`/api/traces/${encodeURIComponent(id)}`, { method: 'DELETE' }),
   setLabel: (id: string, label: { agent: string; step: number } | null) =>
@@ -59,7 +74,7 @@ export const api = {
     }),
   analysis: (id: string) => call<AnalysisResponse>(`/api/analyses/${encodeURIComponent(id)}`),
   analysesOf: (traceId: string) =>
-    call<AnalysesResponse>(`/api/analyses?trace=${encodeURIComponent(traceId)}`),
+    call<AnalysesResponse>(`/api/analyses${query({ trace: traceId, limit: 500 })}`),
   examples: () => call<ExamplesResponse>('/api/examples'),
   loadExample: (name: string) =>
     call<UploadResponse>(`/api/examples/${encodeURIComponent(name)}`, { method: 'POST' }),
@@ -72,10 +87,18 @@ export const api = {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(request),
     }),
-  analyses: () => call<AnalysesResponse>('/api/analyses'),
-  evaluations: () => call<EvaluationsResponse>('/api/evaluations'),
-  evaluation: (id: string) =>
-    call<EvaluationResponse>(`/api/evaluations/${encodeURIComponent(id)}`),
+  evaluations: (page: { offset?: number; limit?: number } = {}) =>
+    call<EvaluationsResponse>(`/api/evaluations${query(page)}`),
+  evaluation: (
+    id: string,
+    rows: {
+      offset?: number;
+      limit?: number;
+      wrong?: boolean;
+      sort?: EvaluationSortKey;
+      order?: 'asc' | 'desc';
+    } = {},
+  ) => call<EvaluationResponse>(`/api/evaluations/${encodeURIComponent(id)}${query(rows)}`),
   openRecord: (evaluationId: string, index: number) =>
     call<AnalysisResponse>(
       `/api/evaluations/${encodeURIComponent(evaluationId)}/records/${index}/open`,

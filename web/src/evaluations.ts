@@ -1,6 +1,15 @@
 /** Evaluations: the runs of `faultline eval`, each with its accuracy table and a chart. */
-import type { EvaluationSummary, EvaluationTraceRow, Estimate, SummaryRow } from './api.js';
+import {
+  api,
+  type EvaluationResponse,
+  type EvaluationSortKey,
+  type EvaluationsResponse,
+  type EvaluationTraceRow,
+  type Estimate,
+  type SummaryRow,
+} from './api.js';
 import { element, labelledAgents, table } from './dom.js';
+import { pager } from './pager.js';
 
 const cell = (estimate: Estimate) =>
   `${(estimate.value * 100).toFixed(1)}% [${(estimate.low * 100).toFixed(1)}, ${(estimate.high * 100).toFixed(1)}]`;
@@ -51,47 +60,50 @@ function chart(rows: readonly SummaryRow[]): HTMLElement {
 
 const yesNo = (value: boolean | null) => (value === null ? '—' : value ? 'yes' : 'no');
 
-/** The per-trace rows: a wrong-only filter, sorting by any column, each row opening its trace. */
+/** The per-trace columns, each with the key the server sorts it by. */
+const COLUMNS: {
+  name: string;
+  key: EvaluationSortKey;
+  value: (row: EvaluationTraceRow) => string;
+}[] = [
+  { name: 'trace', key: 'trace', value: (row) => row.file },
+  { name: 'subset', key: 'subset', value: (row) => row.subset },
+  { name: 'method', key: 'method', value: (row) => rowLabel(row) },
+  {
+    name: 'blamed',
+    key: 'blamed',
+    value: (row) =>
+      row.predicted.agent === null ? 'none' : `${row.predicted.agent} @ ${row.predicted.step}`,
+  },
+  {
+    name: 'label',
+    key: 'label',
+    value: (row) => `${labelledAgents(row.label)} @ ${row.label.step ?? '?'}`,
+  },
+  { name: 'agent right', key: 'agent', value: (row) => yesNo(row.correct.agent) },
+  { name: 'step right', key: 'step', value: (row) => yesNo(row.correct.step) },
+];
+
+/** What the per-trace table asks the server for. */
+type RowQuery = { offset: number; wrong: boolean; sort?: EvaluationSortKey; order: 'asc' | 'desc' };
+
+/**
+ * The per-trace rows, a page at a time: a wrong-only filter and sorting by any column, both run
+ * by the server over every row; each row opens its trace.
+ */
 function traceTable(
-  rows: readonly EvaluationTraceRow[],
+  first: EvaluationResponse,
+  load: (query: RowQuery) => Promise<EvaluationResponse>,
   open: (index: number) => Promise<void>,
 ): HTMLElement {
-  const columns: { name: string; value: (row: EvaluationTraceRow) => string | number }[] = [
-    { name: 'trace', value: (row) => row.file },
-    { name: 'subset', value: (row) => row.subset },
-    { name: 'method', value: (row) => rowLabel(row) },
-    {
-      name: 'blamed',
-      value: (row) =>
-        row.predicted.agent === null ? 'none' : `${row.predicted.agent} @ ${row.predicted.step}`,
-    },
-    {
-      name: 'label',
-      value: (row) => `${labelledAgents(row.label)} @ ${row.label.step ?? '?'}`,
-    },
-    { name: 'agent right', value: (row) => yesNo(row.correct.agent) },
-    { name: 'step right', value: (row) => yesNo(row.correct.step) },
-  ];
-  const status = element('p', { class: 'meta', role: 'status' });
+  const status = element('p', { class: 'meta', role: 'status', id: 'evaluation-status' });
   const wrongOnly = element('input', { type: 'checkbox', id: 'wrong-only' });
   const body = element('tbody');
   const head = element('tr');
-  let order = { column: -1, descending: false };
-  const draw = () => {
-    let shown = rows.filter(
-      (row) => !wrongOnly.checked || row.correct.agent === false || row.correct.step === false,
-    );
-    if (order.column >= 0) {
-      const value = columns[order.column]!.value;
-      shown = [...shown].sort((left, right) => {
-        const compared = String(value(left)).localeCompare(String(value(right)), 'en', {
-          numeric: true,
-        });
-        return order.descending ? -compared : compared;
-      });
-    }
+  let query: RowQuery = { offset: 0, wrong: false, order: 'asc' };
+  const fill = (page: EvaluationResponse) => {
     body.replaceChildren(
-      ...shown.map((row) => {
+      ...page.traces.map((row) => {
         const link = element('a', { href: '#' }, row.file.split('/').slice(-2).join('/'));
         link.title = row.file;
         link.addEventListener('click', (event) => {
@@ -101,8 +113,8 @@ function traceTable(
             status.textContent = error instanceof Error ? error.message : String(error);
           });
         });
-        const cells = columns.slice(1).map((column) => {
-          const text = String(column.value(row));
+        const cells = COLUMNS.slice(1).map((column) => {
+          const text = column.value(row);
           return element(
             'td',
             { class: text === 'no' ? 'wrong' : text === 'yes' ? 'right' : '' },
@@ -112,23 +124,37 @@ function traceTable(
         return element('tr', {}, element('td', {}, link), ...cells);
       }),
     );
-    status.textContent = `${shown.length} of ${rows.length} evaluated traces`;
+    status.textContent = `${page.total} evaluated traces${query.wrong ? ', wrong only' : ''}`;
+    paging.show(page, page.traces.length);
   };
-  columns.forEach((column, index) => {
+  let requested = 0;
+  const reload = async (wanted: RowQuery) => {
+    requested += 1;
+    const ticket = requested;
+    const page = await load(wanted);
+    if (ticket !== requested) return;
+    query = wanted;
+    fill(page);
+  };
+  const paging = pager('Evaluated trace pages', (offset) => void reload({ ...query, offset }));
+  COLUMNS.forEach((column, index) => {
     const button = element('button', { type: 'button', class: 'sort' }, column.name);
     button.addEventListener('click', () => {
-      order = { column: index, descending: order.column === index && !order.descending };
+      const order = query.sort === column.key && query.order === 'asc' ? 'desc' : 'asc';
       for (const cell of head.children) cell.removeAttribute('aria-sort');
       head.children[index]!.setAttribute(
         'aria-sort',
-        order.descending ? 'descending' : 'ascending',
+        order === 'desc' ? 'descending' : 'ascending',
       );
-      draw();
+      void reload({ ...query, offset: 0, sort: column.key, order });
     });
     head.append(element('th', {}, button));
   });
-  wrongOnly.addEventListener('change', draw);
-  draw();
+  wrongOnly.addEventListener(
+    'change',
+    () => void reload({ ...query, offset: 0, wrong: wrongOnly.checked }),
+  );
+  fill(first);
   return element(
     'section',
     {},
@@ -136,17 +162,18 @@ function traceTable(
     element('label', { class: 'inline' }, wrongOnly, 'wrong only'),
     status,
     element('table', { class: 'traces' }, element('thead', {}, head), body),
+    paging.element,
   );
 }
 
-/** One evaluation run: chart and table. */
-export function renderEvaluation(
+/** One evaluation run: chart, table, and its evaluated traces a page at a time. */
+function renderEvaluation(
   container: HTMLElement,
-  title: string,
-  summary: EvaluationSummary,
-  traces: readonly EvaluationTraceRow[],
+  first: EvaluationResponse,
+  load: (query: RowQuery) => Promise<EvaluationResponse>,
   open: (index: number) => Promise<void>,
 ): void {
+  const { summary, title } = first.evaluation;
   const body = element('tbody');
   for (const row of summary.rows)
     body.append(
@@ -166,6 +193,66 @@ export function renderEvaluation(
     element('h2', {}, title),
     chart(summary.rows),
     table(['method', 'subset', 'n', 'agent', 'step', 'step ±1', 'step ±3'], body),
-    traces.length > 0 ? traceTable(traces, open) : '',
+    first.total > 0 ? traceTable(first, load, open) : '',
+  );
+}
+
+/** What the Evaluations view asks the page to do. */
+export interface EvaluationActions {
+  navigate(path: string): Promise<void>;
+  /** Opens an evaluated trace as an analysis. */
+  open(evaluationId: string, index: number): Promise<void>;
+}
+
+/** The Evaluations view: the runs a page at a time, and the one named by `id` below them. */
+export async function renderEvaluations(
+  container: HTMLElement,
+  id: string | undefined,
+  actions: EvaluationActions,
+): Promise<void> {
+  const first = await api.evaluations();
+  container.replaceChildren(element('h2', {}, 'Evaluations'));
+  if (first.total === 0) {
+    container.append(
+      element(
+        'p',
+        {},
+        'No evaluation runs yet: run `faultline eval <folder>` and they appear here.',
+      ),
+    );
+    return;
+  }
+  const list = element('ul');
+  const fill = (page: EvaluationsResponse) => {
+    list.replaceChildren(
+      ...page.evaluations.map((evaluation) => {
+        const path = `/evaluations/${evaluation.id}`;
+        const link = element(
+          'a',
+          { href: path },
+          `${evaluation.title} · ${evaluation.traces} traces · ${new Date(evaluation.createdAt).toLocaleString()}`,
+        );
+        link.addEventListener('click', (event) => {
+          event.preventDefault();
+          void actions.navigate(path);
+        });
+        return element('li', {}, link);
+      }),
+    );
+    paging.show(page, page.evaluations.length);
+  };
+  const paging = pager('Evaluation pages', (offset) => void api.evaluations({ offset }).then(fill));
+  const detail = element('div');
+  container.append(list, paging.element, detail);
+  fill(first);
+  if (!id) return;
+  const load = (query: RowQuery) =>
+    api.evaluation(id, {
+      offset: query.offset,
+      wrong: query.wrong,
+      ...(query.sort ? { sort: query.sort, order: query.order } : {}),
+    });
+  renderEvaluation(detail, await load({ offset: 0, wrong: false, order: 'asc' }), load, (index) =>
+    actions.open(id, index),
   );
 }

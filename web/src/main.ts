@@ -13,7 +13,7 @@ import {
   type ConversationView,
 } from './conversation.js';
 import { element } from './dom.js';
-import { renderEvaluation } from './evaluations.js';
+import { renderEvaluations } from './evaluations.js';
 import { evidenceLines, rangesOf, setHighlight } from './highlights.js';
 import { renderHistory } from './history.js';
 import { renderTimeline, type TimelineMark, type TimelineView } from './timeline.js';
@@ -463,71 +463,34 @@ function onKey(event: KeyboardEvent): void {
 // ---------------------------------------------------------------- history and evaluations
 
 async function showHistory(): Promise<void> {
-  const { traces } = await api.history();
-  renderHistory(byId('history'), traces, {
+  await renderHistory(byId('history'), {
     navigate: (path) => void navigate(path),
     remove: async (id) => {
       await api.remove(id);
       if (current?.id === id) clearAnalyse();
-      await showHistory();
     },
+    load: (page) => api.history(page),
   });
 }
 
 async function showEvaluations(id?: string): Promise<void> {
-  const container = byId<HTMLDivElement>('evaluations');
-  const { evaluations } = await api.evaluations();
-  container.replaceChildren(element('h2', {}, 'Evaluations'));
-  if (evaluations.length === 0) {
-    container.append(
-      element(
-        'p',
-        {},
-        'No evaluation runs yet: run `faultline eval <folder>` and they appear here.',
-      ),
-    );
-    return;
-  }
-  const list = element('ul');
-  for (const evaluation of evaluations) {
-    const path = `/evaluations/${evaluation.id}`;
-    const link = element(
-      'a',
-      { href: path },
-      `${evaluation.title} · ${evaluation.traces} traces · ${new Date(evaluation.createdAt).toLocaleString()}`,
-    );
-    link.addEventListener('click', (event) => {
-      event.preventDefault();
-      void navigate(path);
-    });
-    list.append(element('li', {}, link));
-  }
-  const detail = element('div');
-  container.append(list, detail);
-  if (id) {
-    const { evaluation, traces } = await api.evaluation(id);
-    renderEvaluation(detail, evaluation.title, evaluation.summary, traces, async (index) => {
-      const { analysis } = await api.openRecord(id, index).catch((error: unknown) => {
+  await renderEvaluations(byId<HTMLDivElement>('evaluations'), id, {
+    navigate,
+    open: async (evaluationId, index) => {
+      const { analysis } = await api.openRecord(evaluationId, index).catch((error: unknown) => {
         throw new Error(message(error));
       });
       await navigate(`/analyses/${analysis.id}`);
       say(`Opened ${analysis.traceName ?? 'the trace'} from the evaluation.`);
-    });
-  }
+    },
+  });
 }
 
 // ---------------------------------------------------------------- start
 
 async function start(): Promise<void> {
-  const { methods, formats } = await api.methods();
-  for (const method of methods)
-    methodSelect.append(
-      element('option', { value: method.name, title: method.description }, method.name),
-    );
-  for (const format of formats)
-    formatSelect.append(
-      element('option', { value: format.name, title: format.description }, format.name),
-    );
+  // Every control listens before the first await: a file chosen while the method list loads is
+  // taken, not lost.
   methodSelect.addEventListener('change', () => {
     modelRow.hidden = methodSelect.value === 'offline' || methodSelect.value === 'first-agent';
   });
@@ -578,6 +541,15 @@ async function start(): Promise<void> {
     void navigate(new URL(link.href).pathname);
   });
   window.addEventListener('popstate', () => void show(parseRoute(location.pathname)));
+  const { methods, formats } = await api.methods();
+  for (const method of methods)
+    methodSelect.append(
+      element('option', { value: method.name, title: method.description }, method.name),
+    );
+  for (const format of formats)
+    formatSelect.append(
+      element('option', { value: format.name, title: format.description }, format.name),
+    );
   await show(parseRoute(location.pathname));
 }
 

@@ -24,6 +24,8 @@ interface LaunchFlags {
   host: string;
   daemon?: boolean;
   token?: string;
+  publicHost?: string[];
+  baseUrl?: string;
 }
 
 /** The command being run (dist/cli/index.js, or src/cli/index.ts under tsx with its loader in execArgv). */
@@ -61,9 +63,17 @@ export function registerServer(program: Command, exit: (code: number) => void): 
     )
     .option('-d, --daemon', 'run in the background; see `faultline status`, `logs`, `stop`')
     .option('--token <token>', 'require this token on every request (or set FAULTLINE_TOKEN)')
+    .option(
+      '--public-host <name...>',
+      'with --token: the host names the page is opened at (others are refused)',
+    )
+    .option(
+      '--base-url <url>',
+      "the model endpoint for LLM methods; the server's API keys go only there and to the built-in providers",
+    )
     .addHelpText(
       'after',
-      '\nExamples:\n  faultline launch\n  faultline launch --daemon --port 8600\n  FAULTLINE_TOKEN=s3cret faultline launch --host 0.0.0.0',
+      '\nExamples:\n  faultline launch\n  faultline launch --daemon --port 8600\n  FAULTLINE_TOKEN=s3cret faultline launch --host 0.0.0.0 --public-host faultline.lan\n  faultline launch --base-url http://127.0.0.1:8000/v1',
     )
     .action(async (flags: LaunchFlags) => {
       const home = faultlineHome();
@@ -83,7 +93,17 @@ export function registerServer(program: Command, exit: (code: number) => void): 
         // The token travels in the environment, not the command line, so `ps` does not show it.
         const child = spawn(
           process.execPath,
-          [...process.execArgv, cliEntry(), 'launch', '--port', String(port), '--host', flags.host],
+          [
+            ...process.execArgv,
+            cliEntry(),
+            'launch',
+            '--port',
+            String(port),
+            '--host',
+            flags.host,
+            ...(flags.publicHost?.length ? ['--public-host', ...flags.publicHost] : []),
+            ...(flags.baseUrl ? ['--base-url', flags.baseUrl] : []),
+          ],
           {
             detached: true,
             stdio: ['ignore', logDescriptor, logDescriptor],
@@ -124,6 +144,8 @@ export function registerServer(program: Command, exit: (code: number) => void): 
         port,
         echo: !daemonChild,
         ...(token ? { token } : {}),
+        ...(flags.publicHost?.length ? { publicHosts: flags.publicHost } : {}),
+        ...(flags.baseUrl ? { baseUrl: flags.baseUrl } : {}),
       });
       if (!daemonChild)
         process.stdout.write(

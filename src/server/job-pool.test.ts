@@ -1,0 +1,95 @@
+/** The job pool: imports and analyses in a worker thread, errors as HTTP answers, the bound. */
+import assert from 'node:assert/strict';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { HTTPException } from 'hono/http-exception';
+import { ROOT } from '../../test/paths.js';
+import { openDatabase, type Db } from '../store/database.js';
+import { Repository } from '../store/repository.js';
+import { JobPool } from './job-pool.js';
+
+describe('job pool', () => {
+  let folder = '';
+  let db: Db;
+  let pool: JobPool;
+  let example: Uint8Array;
+  const logged: string[] = [];
+
+  before(async () => {
+    folder = await mkdtemp(join(tmpdir(), 'faultline-jobs-'));
+    const databaseFile = join(folder, 'faultline.db');
+    db = openDatabase(databaseFile);
+    pool = new JobPool({
+      databaseFile,
+      repository: new Repository(db),
+      workers: 1,
+      maxPending: 2,
+      log: (line) => logged.push(line),
+    });
+    example = await readFile(join(ROOT, 'examples/who-and-when-hc-6.json'));
+  });
+  after(async () => {
+    await pool.close();
+    db.close();
+    await rm(folder, { recursive: true, force: true });
+  });
+
+  it('imports and analyses in a worker, writing to the same database', async () => {
+    const uploaded = await pool.run<'import'>({
+      kind: 'import',
+      bytes: new Uint8Array(example),
+      name: 'hc-6.json',
+    });
+    const id = uploaded.traces[0]!.id;
+    assert.equal(uploaded.traces[0]!.steps, 8);
+    assert.ok(new Repository(db).getTrace(id), 'stored by the worker, read here');
+    const analysed = await pool.run<'analyse'>({
+      kind: 'analyse',
+      traceId: id,
+      request: { method: 'offline', useGroundTruth: true, environmentKey: true },
+    });
+    assert.equal(analysed.analysis.traceId, id);
+    assert.ok(analysed.analysis.result.agent);
+    assert.equal(new Repository(db).getAnalysis(analysed.analysis.id)?.id, analysed.analysis.id);
+  });
+
+  it("answers a job's errors as the routes would: status and message", async () => {
+    const missing = await pool
+      .run<'analyse'>({
+        kind: 'analyse',
+        traceId: 'nope',
+        request: { method: 'offline', useGroundTruth: true, environmentKey: true },
+      })
+      .catch((error: unknown) => error);
+    assert.ok(missing instanceof HTTPException);
+    assert.equal(missing.status, 404);
+    const broken = await pool
+      .run<'import'>({
+        kind: 'import',
+        bytes: new TextEncoder().encode('{"history": ['),
+        name: 'broken.json',
+      })
+      .catch((error: unknown) => error);
+    assert.ok(broken instanceof HTTPException);
+    assert.equal(broken.status, 400);
+    assert.match(broken.message, /broken\.json: the JSON ends too early/);
+  });
+
+  it('refuses a job at once with 503 and Retry-After when full', async () => {
+    const job = () =>
+      pool.run<'import'>({ kind: 'import', bytes: new Uint8Array(example), name: 'again.json' });
+    const results = await Promise.allSettled([job(), job(), job()]);
+    assert.deepEqual(
+      results.map((result) => result.status),
+      ['fulfilled', 'fulfilled', 'rejected'],
+    );
+    const refusal = (results[2] as PromiseRejectedResult).reason as HTTPException;
+    const response = refusal.getResponse();
+    assert.equal(response.status, 503);
+    assert.equal(response.headers.get('retry-after'), '1');
+    assert.match(((await response.json()) as { error: string }).error, /busy/);
+    assert.equal(pool.inFlight, 0);
+  });
+});

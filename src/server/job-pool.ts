@@ -1,0 +1,173 @@
+/**
+ * Runs the server's jobs (jobs.ts) off the thread that answers requests: a few worker threads,
+ * each with its own database connection, and a bounded number of jobs in flight. When the bound
+ * is reached a job is refused at once with 503 and Retry-After, so a burst of uploads neither
+ * queues without limit nor stalls `/api/health` and the lists. Without a database file (an
+ * in-memory one) or with no workers, jobs run on the calling thread under the same bound.
+ */
+import { HTTPException } from 'hono/http-exception';
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import type { Repository } from '../store/repository.js';
+import type { ErrorAnswer } from './http-errors.js';
+import { runJob, type Job, type JobResults } from './jobs.js';
+
+/** A job as posted to a worker. */
+export interface JobMessage {
+  id: number;
+  job: Job;
+}
+
+/** A worker's answer to one job. */
+export type JobReply =
+  | { id: number; ok: true; value: JobResults[Job['kind']] }
+  | { id: number; ok: false; answer: ErrorAnswer };
+
+/** Settings of the pool. */
+export interface JobPoolOptions {
+  /** The database file the workers open; without one (or with `:memory:`) jobs run on this thread. */
+  databaseFile?: string;
+  /** The repository jobs use when they run on this thread. */
+  repository: Repository;
+  /** Worker threads (default: one per core but one, at least 1, at most 4; 0 runs inline). */
+  workers?: number;
+  /** Jobs running or waiting at most; more are refused with 503 (default 64). */
+  maxPending?: number;
+  log: (line: string) => void;
+}
+
+/** Default number of workers: leave a core to the thread that answers requests. */
+export const defaultWorkers = () => Math.max(1, Math.min(4, availableParallelism() - 1));
+
+/** How a worker is started: the compiled file, or under tsx (tests, `npm run` from source). */
+function startWorker(databaseFile: string): Worker {
+  const fromSource = import.meta.url.endsWith('.ts');
+  if (!fromSource)
+    return new Worker(new URL('./job-worker.js', import.meta.url), {
+      workerData: { databaseFile },
+    });
+  // Worker threads do not inherit tsx's loader hooks: the worker registers them first.
+  const entry = new URL('./job-worker.ts', import.meta.url).href;
+  const tsx = import.meta.resolve('tsx/esm/api');
+  return new Worker(
+    `import(${JSON.stringify(tsx)}).then((api) => { api.register(); return import(${JSON.stringify(entry)}); })`,
+    { eval: true, workerData: { databaseFile } },
+  );
+}
+
+interface Pending {
+  resolve: (value: JobResults[Job['kind']]) => void;
+  reject: (error: unknown) => void;
+}
+
+interface Slot {
+  worker: Worker;
+  running: Map<number, Pending>;
+}
+
+/** The pool. */
+export class JobPool {
+  private readonly slots: Slot[] = [];
+  private readonly maxPending: number;
+  private pending = 0;
+  private nextId = 1;
+  private closed = false;
+
+  constructor(private readonly options: JobPoolOptions) {
+    this.maxPending = options.maxPending ?? 64;
+    const { databaseFile } = options;
+    if (databaseFile === undefined || databaseFile === ':memory:') return;
+    const workers = options.workers ?? defaultWorkers();
+    for (let index = 0; index < workers; index += 1) this.slots.push(this.startSlot(databaseFile));
+  }
+
+  /** Jobs running or waiting now. */
+  get inFlight(): number {
+    return this.pending;
+  }
+
+  /** Runs a job; refuses it with 503 when the pool is full. */
+  async run<Kind extends Job['kind']>(
+    job: Extract<Job, { kind: Kind }>,
+  ): Promise<JobResults[Kind]> {
+    if (this.closed) throw busy('the server is shutting down');
+    if (this.pending >= this.maxPending)
+      throw busy(`the server is busy with ${this.pending} jobs; try again in a moment`);
+    this.pending += 1;
+    try {
+      const slot = this.leastBusy();
+      if (!slot) return (await runJob(this.options.repository, job)) as JobResults[Kind];
+      return (await this.post(slot, job)) as JobResults[Kind];
+    } finally {
+      this.pending -= 1;
+    }
+  }
+
+  /** Stops the workers; jobs still running are refused. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all(this.slots.map((slot) => slot.worker.terminate()));
+  }
+
+  private leastBusy(): Slot | undefined {
+    let best: Slot | undefined;
+    for (const slot of this.slots) if (!best || slot.running.size < best.running.size) best = slot;
+    return best;
+  }
+
+  private post(slot: Slot, job: Job): Promise<JobResults[Job['kind']]> {
+    const id = this.nextId;
+    this.nextId += 1;
+    return new Promise((resolve, reject) => {
+      slot.running.set(id, { resolve, reject });
+      // An upload's bytes move to the worker rather than being copied (when they fill their
+      // buffer: a slice of a shared one is copied).
+      const whole =
+        job.kind === 'import' &&
+        job.bytes.byteOffset === 0 &&
+        job.bytes.byteLength === job.bytes.buffer.byteLength;
+      const transfer = whole ? [job.bytes.buffer as ArrayBuffer] : [];
+      slot.worker.postMessage({ id, job } satisfies JobMessage, transfer);
+    });
+  }
+
+  private startSlot(databaseFile: string): Slot {
+    const slot: Slot = { worker: startWorker(databaseFile), running: new Map() };
+    slot.worker.on('message', (reply: JobReply) => {
+      const pending = slot.running.get(reply.id);
+      if (!pending) return;
+      slot.running.delete(reply.id);
+      if (reply.ok) return pending.resolve(reply.value);
+      for (const line of reply.answer.logLines) this.options.log(line);
+      pending.reject(new HTTPException(reply.answer.status, { message: reply.answer.message }));
+    });
+    // A worker that dies (out of memory, a crash in native code) fails its jobs, not the server;
+    // a new one takes its place.
+    slot.worker.on('error', (error) => {
+      this.options.log(`error: a job worker failed: ${error.message}`);
+    });
+    slot.worker.on('exit', (code) => {
+      for (const pending of slot.running.values())
+        pending.reject(
+          new HTTPException(500, {
+            message: `the job's worker stopped (exit code ${code}); see the server log`,
+          }),
+        );
+      slot.running.clear();
+      if (this.closed) return;
+      const index = this.slots.indexOf(slot);
+      if (index >= 0) this.slots[index] = this.startSlot(databaseFile);
+    });
+    return slot;
+  }
+}
+
+/** A 503 answer with Retry-After. */
+function busy(message: string): HTTPException {
+  return new HTTPException(503, {
+    res: new Response(JSON.stringify({ error: message }), {
+      status: 503,
+      headers: { 'content-type': 'application/json', 'retry-after': '1' },
+    }),
+  });
+}

@@ -1,0 +1,25 @@
+/**
+ * A job worker thread: opens its own connection to the server's database and runs the jobs the
+ * pool posts, one message back per job (the answer, or the error as an HTTP answer).
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { openDatabase } from '../store/database.js';
+import { Repository } from '../store/repository.js';
+import { errorAnswer } from './http-errors.js';
+import { runJob } from './jobs.js';
+import type { JobMessage, JobReply } from './job-pool.js';
+
+const { databaseFile } = workerData as { databaseFile: string };
+const repository = new Repository(openDatabase(databaseFile));
+
+parentPort!.on('message', (message: JobMessage) => {
+  runJob(repository, message.job).then(
+    (value) => parentPort!.postMessage({ id: message.id, ok: true, value } satisfies JobReply),
+    (error: unknown) =>
+      parentPort!.postMessage({
+        id: message.id,
+        ok: false,
+        answer: errorAnswer(error),
+      } satisfies JobReply),
+  );
+});

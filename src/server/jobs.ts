@@ -1,0 +1,93 @@
+/**
+ * The server's heavy work as jobs: importing an upload and analysing a stored trace. A job reads
+ * and writes the database itself and returns only the small answer, so it can run in a worker
+ * thread (job-pool.ts) without a large trace ever crossing to the thread that answers requests.
+ */
+import { HTTPException } from 'hono/http-exception';
+import { performance } from 'node:perf_hooks';
+import { getMethod } from '../attribution/registry.js';
+import type { Repository } from '../store/repository.js';
+import { importTraceBytes } from '../trace/load.js';
+import type { AnalysisResponse, UploadResponse } from './api-types.js';
+import { labelMatch } from './label-match.js';
+
+/** What an analysis asks for, as the route has checked it. */
+export interface AnalysisJobRequest {
+  method: string;
+  useGroundTruth: boolean;
+  model?: string;
+  baseUrl?: string;
+  /** A key the request brought: used for this call only, never stored. */
+  apiKey?: string;
+  /** Whether the server's own keys may be used (false for an endpoint the request chose). */
+  environmentKey: boolean;
+}
+
+/** A unit of work. */
+export type Job =
+  | { kind: 'import'; bytes: Uint8Array; name: string; format?: string }
+  | { kind: 'analyse'; traceId: string; request: AnalysisJobRequest };
+
+/** What each kind of job answers. */
+export interface JobResults {
+  import: UploadResponse;
+  analyse: AnalysisResponse;
+}
+
+/** Imports a file's bytes and stores every trace in it. */
+async function importUpload(
+  repository: Repository,
+  job: Extract<Job, { kind: 'import' }>,
+): Promise<UploadResponse> {
+  const traces = await importTraceBytes(
+    job.bytes,
+    job.name,
+    job.format ? { format: job.format } : {},
+  );
+  return {
+    traces: traces.map((trace) => ({
+      ...repository.saveTrace(trace, traces.length > 1 ? `${job.name} (${trace.id})` : job.name),
+      agents: trace.agents,
+      labels: trace.labels ?? null,
+    })),
+  };
+}
+
+/** Attributes a stored trace and stores the analysis. */
+async function analyse(
+  repository: Repository,
+  job: Extract<Job, { kind: 'analyse' }>,
+): Promise<AnalysisResponse> {
+  const trace = repository.getTrace(job.traceId);
+  if (!trace) throw new HTTPException(404, { message: `no trace ${job.traceId}` });
+  const { request } = job;
+  const method = getMethod(request.method, {
+    llm: {
+      ...(request.model ? { model: request.model } : {}),
+      ...(request.baseUrl ? { baseUrl: request.baseUrl } : {}),
+      ...(request.apiKey ? { apiKey: request.apiKey } : {}),
+      ...(request.environmentKey ? {} : { environmentKey: false }),
+    },
+  });
+  const started = performance.now();
+  const result = await method.attribute(trace, { useGroundTruth: request.useGroundTruth });
+  // Stored as asked, without the key.
+  const settings = {
+    method: request.method,
+    useGroundTruth: request.useGroundTruth,
+    ...(request.model ? { model: request.model } : {}),
+    ...(request.baseUrl ? { baseUrl: request.baseUrl } : {}),
+  };
+  const analysis = repository.saveAnalysis(
+    job.traceId,
+    settings,
+    result,
+    performance.now() - started,
+  );
+  return { analysis, match: labelMatch(result, trace.labels) };
+}
+
+/** Runs a job against a repository. */
+export function runJob(repository: Repository, job: Job): Promise<JobResults[Job['kind']]> {
+  return job.kind === 'import' ? importUpload(repository, job) : analyse(repository, job);
+}
