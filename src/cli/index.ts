@@ -9,6 +9,8 @@ import { registerAttribute } from './commands/attribute.js';
 import { registerConvert } from './commands/convert.js';
 import { registerEval } from './commands/eval.js';
 import { registerInspect } from './commands/inspect.js';
+import { registerOutcome } from './commands/outcome.js';
+import { registerProxy } from './commands/proxy.js';
 import { registerServer } from './commands/server.js';
 import { registerTrain } from './commands/train.js';
 
@@ -39,6 +41,8 @@ registerConvert(program, setExit);
 registerTrain(program, setExit);
 registerEval(program, setExit);
 registerServer(program, setExit);
+registerProxy(program, setExit);
+registerOutcome(program, setExit);
 
 // A closed pipe (`faultline ... | head`) is not an error.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {

@@ -19,6 +19,7 @@ import type {
   TracesResponse,
 } from './api-types.js';
 import { evaluationRoutes } from './evaluation-routes.js';
+import { runRoutes } from './run-routes.js';
 import { EXAMPLES, readExample } from './examples.js';
 import type { JobPool } from './job-pool.js';
 import { labelMatch } from './label-match.js';
@@ -222,6 +223,7 @@ export function apiRoutes(repository: Repository, options: RouteOptions): Hono {
   });
 
   api.route('/evaluations', evaluationRoutes(repository));
+  api.route('/runs', runRoutes(repository));
 
   return api;
 }

@@ -46,6 +46,16 @@ const MIGRATIONS: string[] = [
   // A label a person set on the page (teach it), kept apart from the labels the file carried.
   `ALTER TABLE traces ADD COLUMN user_label_json TEXT;
    CREATE INDEX traces_hash ON traces (content_hash);`,
+  // Runs recorded by `faultline proxy`: each is one trace, rewritten as its steps arrive, with the
+  // outcome a person or a check gave it and the file it is written to.
+  `CREATE TABLE runs (
+     run_id TEXT PRIMARY KEY,
+     trace_id TEXT NOT NULL UNIQUE REFERENCES traces (id) ON DELETE CASCADE,
+     file TEXT,
+     outcome TEXT NOT NULL DEFAULT 'unknown',
+     created_at TEXT NOT NULL,
+     updated_at TEXT NOT NULL
+   );`,
 ];
 
 /** Opens (creating if needed) the database at `file` and brings its schema up to date. */

@@ -1,0 +1,131 @@
+/**
+ * `faultline proxy --upstream URL`: record every model call an agent system makes, through a local
+ * proxy its clients point their base URL at. Each run is written to `--out` (default
+ * $FAULTLINE_HOME/runs) as canonical trace JSON as it happens, and stored for the page.
+ */
+import type { Command } from 'commander';
+import { join } from 'node:path';
+import { databasePath, faultlineHome, serverToken } from '../../config.js';
+import { UserError } from '../../errors.js';
+import { nonNegativeNumber, wholeNumber } from '../flag-values.js';
+
+interface ProxyFlags {
+  upstream: string;
+  anthropicUpstream?: string;
+  port: string;
+  host: string;
+  out?: string;
+  runGap: string;
+  token?: string;
+  store: boolean;
+  quiet?: boolean;
+}
+
+/** Where runs are written by default. */
+export const defaultRunsFolder = () => join(faultlineHome(), 'runs');
+
+export function registerProxy(program: Command, exit: (code: number) => void): void {
+  program
+    .command('proxy')
+    .description('record the model calls of any agent system through a local proxy')
+    .requiredOption(
+      '--upstream <url>',
+      'where calls go: https://api.openai.com/v1, https://api.anthropic.com, an OpenAI-compatible server',
+    )
+    .option('--anthropic-upstream <url>', 'where Anthropic Messages calls go (default: --upstream)')
+    .option('-p, --port <port>', 'port to listen on', '8600')
+    .option(
+      '--host <address>',
+      'address to bind; anything but loopback requires --token',
+      '127.0.0.1',
+    )
+    .option('--out <dir>', 'folder the runs are written to (default: $FAULTLINE_HOME/runs)')
+    .option(
+      '--run-gap <seconds>',
+      'a call without x-faultline-run after this idle time starts a new run',
+      '30',
+    )
+    .option(
+      '--token <token>',
+      'off loopback: require this token as x-faultline-token (or set FAULTLINE_TOKEN)',
+    )
+    .option('--no-store', 'do not store runs in the database the page reads')
+    .option('-q, --quiet', 'no line per call on standard error')
+    .addHelpText(
+      'after',
+      `
+Point the system's clients at the proxy:
+  OPENAI_BASE_URL=http://127.0.0.1:8600/v1   ANTHROPIC_BASE_URL=http://127.0.0.1:8600
+and name agents and runs with the headers x-faultline-agent and x-faultline-run (see docs/RECORDING.md).
+The API key comes from each call (Authorization, x-api-key) or from OPENAI_API_KEY / ANTHROPIC_API_KEY
+here; it is sent to the upstream only and never written down.
+
+Examples:
+  faultline proxy --upstream https://api.openai.com/v1
+  faultline proxy --upstream https://api.anthropic.com --port 8601 --out runs/
+  faultline outcome run-20260102-030405-1a2b failed`,
+    )
+    .action(async (flags: ProxyFlags) => {
+      const port = wholeNumber(flags.port, '--port', 0);
+      if (port > 65_535) throw new UserError(`--port must be at most 65535, got "${flags.port}"`);
+      const runGapMs = nonNegativeNumber(flags.runGap, '--run-gap') * 1000;
+      const folder = flags.out ?? defaultRunsFolder();
+      // Loaded here: no other command needs the proxy or the database.
+      const [{ startProxy, parseUpstream }, { Recorder }, { shownUpstream }] = await Promise.all([
+        import('../../recording/proxy.js'),
+        import('../../recording/recorder.js'),
+        import('../../recording/forward.js'),
+      ]);
+      const upstream = parseUpstream(flags.upstream);
+      const log = (line: string) => {
+        if (!flags.quiet) process.stderr.write(`${line}\n`);
+      };
+      let close: (() => void) | undefined;
+      let store;
+      if (flags.store) {
+        const [{ openDatabase }, { RunStore }] = await Promise.all([
+          import('../../store/database.js'),
+          import('../../store/runs.js'),
+        ]);
+        const db = openDatabase(databasePath());
+        store = new RunStore(db);
+        close = () => db.close();
+      }
+      const recorder = new Recorder({
+        folder,
+        ...(store ? { store } : {}),
+        run: { upstream: shownUpstream(upstream) },
+        log: (line) => process.stderr.write(`faultline proxy: ${line}\n`),
+      });
+      const token = serverToken(flags.token);
+      const proxy = await startProxy({
+        upstream: flags.upstream,
+        ...(flags.anthropicUpstream ? { anthropicUpstream: flags.anthropicUpstream } : {}),
+        recorder,
+        host: flags.host,
+        port,
+        runGapMs,
+        ...(token ? { token } : {}),
+        log,
+      });
+      process.stderr.write(
+        `faultline proxy: recording to ${folder}${store ? ' and the page' : ''}; Ctrl-C to stop\n` +
+          `  OPENAI_BASE_URL=${proxy.url}/v1\n  ANTHROPIC_BASE_URL=${proxy.url}\n`,
+      );
+      await new Promise<void>((resolve) => {
+        const shutdown = () => {
+          void proxy.close().then(() => {
+            close?.();
+            const runs = recorder.runIds();
+            process.stderr.write(
+              `faultline proxy: stopped; ${runs.length} run${runs.length === 1 ? '' : 's'} in ${folder}\n`,
+            );
+            resolve();
+          });
+        };
+        process.once('SIGINT', shutdown);
+        process.once('SIGTERM', shutdown);
+      });
+      exit(0);
+    });
+}

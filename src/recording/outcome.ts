@@ -1,0 +1,80 @@
+/**
+ * Saying how a recorded run ended: its outcome is stored with the run (and written into its file),
+ * and a failed run is attributed at once with the offline method, the analysis stored beside it so
+ * the page shows it. Shared by `faultline outcome` and `POST /api/runs/:id/outcome`.
+ */
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import type { Attribution } from '../attribution/method.js';
+import { getMethod } from '../attribution/registry.js';
+import { UserError } from '../errors.js';
+import type { AnalysisRecord, Repository } from '../store/repository.js';
+import type { RunRecord, RunStore } from '../store/runs.js';
+import type { TraceOutcome } from '../trace/model.js';
+
+/** The words an outcome may be given as. */
+const WORDS: Record<string, TraceOutcome> = {
+  failed: 'failure',
+  failure: 'failure',
+  fail: 'failure',
+  passed: 'success',
+  success: 'success',
+  pass: 'success',
+  succeeded: 'success',
+  unknown: 'unknown',
+};
+
+/** The outcome a word names (`failed`, `passed`, `unknown` and their synonyms). */
+export function outcomeOf(word: string): TraceOutcome {
+  const outcome = WORDS[word.trim().toLowerCase()];
+  if (!outcome) throw new UserError(`unknown outcome "${word}"; say failed or passed (or unknown)`);
+  return outcome;
+}
+
+/** What marking an outcome did. */
+export interface MarkedOutcome {
+  run: RunRecord;
+  /** The offline attribution of a failed run, when asked for. */
+  analysis?: AnalysisRecord;
+}
+
+/** Rewrites the outcome in a run's file, when the run has one that still exists. */
+function writeOutcome(file: string | null, outcome: TraceOutcome): void {
+  if (!file || !existsSync(file)) return;
+  const trace = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+  trace.outcome = outcome;
+  const temporary = `${file}.${process.pid}.tmp`;
+  writeFileSync(temporary, `${JSON.stringify(trace, null, 2)}\n`);
+  renameSync(temporary, file);
+}
+
+/**
+ * Marks a run (by run id or trace id) failed, passed or unknown; with `attribute` (the default for
+ * a failure) the offline method names the agent and step at once.
+ */
+export async function markOutcome(
+  runs: RunStore,
+  repository: Repository,
+  id: string,
+  outcome: TraceOutcome,
+  options: { attribute?: boolean } = {},
+): Promise<MarkedOutcome> {
+  const run = runs.setOutcome(id, outcome);
+  if (!run)
+    throw new UserError(
+      `no recorded run ${id}; runs appear once \`faultline proxy\` has recorded a call of theirs`,
+    );
+  writeOutcome(run.file, outcome);
+  if (outcome !== 'failure' || options.attribute === false) return { run };
+  const trace = repository.getTrace(run.traceId);
+  if (!trace || trace.steps.length === 0) return { run };
+  const started = performance.now();
+  const result: Attribution = await getMethod('offline').attribute(trace);
+  const analysis = repository.saveAnalysis(
+    run.traceId,
+    { method: 'offline', useGroundTruth: true },
+    result,
+    performance.now() - started,
+  );
+  return { run, analysis };
+}

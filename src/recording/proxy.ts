@@ -1,0 +1,440 @@
+/**
+ * The recording proxy: a local HTTP server that forwards OpenAI Chat Completions, the OpenAI
+ * Responses API and Anthropic Messages to an upstream, unchanged for the client, and records every
+ * call as a step of a run (recorder.ts). Any other path is forwarded without being recorded. In
+ * replay, a responder may answer a call itself (from the recording, or with a fix) instead.
+ *
+ * It listens on 127.0.0.1 by default, where any web page the user opens could reach it: a request
+ * naming a host that is not loopback (DNS rebinding) or that a browser marks as cross-site is
+ * refused, so no page can spend the user's key through it. Off loopback it requires a token, sent
+ * as `x-faultline-token` (the client's `Authorization` carries its API key).
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { timingSafeEqual } from 'node:crypto';
+import { describeError, UserError } from '../errors.js';
+import {
+  crossSiteProblem,
+  hostProblem,
+  isLoopback,
+  isWildcard,
+  type HostRule,
+} from '../server/auth.js';
+import {
+  clientHeaders,
+  keptHeaders,
+  pipeBody,
+  shownUpstream,
+  transportReason,
+  upstreamHeaders,
+  upstreamUrl,
+} from './forward.js';
+import { AGENT_HEADER, identifyAgent, RUN_HEADER, RunClock } from './identify.js';
+import type { Recorder } from './recorder.js';
+import type { RecordedResponse } from './recording.js';
+import type { CallHandle, RunBuilder } from './run-builder.js';
+import { wireApiFor } from './wire/registry.js';
+import type { ReplyView, RequestView, WireApi } from './wire/types.js';
+
+/** Header carrying the proxy's token when it listens off loopback. */
+export const TOKEN_HEADER = 'x-faultline-token';
+
+/** A call as a responder sees it. */
+export interface ProxiedCall {
+  run: string;
+  agent: string;
+  /** How many calls the agent made before this one in the run. */
+  agentCall: number;
+  api: WireApi;
+  request: RequestView;
+  /** The fingerprint recorded for the call (recording.ts). */
+  fingerprint: { hash: string; last: string };
+}
+
+/** How the proxy answers a call itself. */
+export type Answer =
+  | {
+      kind: 'recording' | 'fix';
+      status: number;
+      headers: Record<string, string>;
+      body: string;
+      reply: ReplyView;
+    }
+  | { kind: 'refuse'; status: number; message: string };
+
+/** Answers some calls instead of the upstream (replay). */
+export interface Responder {
+  /** The answer to a call, or undefined to forward it upstream. */
+  answer(call: ProxiedCall): Answer | undefined;
+}
+
+/** Settings of the proxy. */
+export interface ProxyOptions {
+  /** Where OpenAI calls (and any path the proxy does not record) go, e.g. https://api.openai.com/v1. */
+  upstream: string;
+  /** Where Anthropic Messages calls go (default: `upstream`). */
+  anthropicUpstream?: string;
+  recorder: Recorder;
+  host?: string;
+  /** 0 picks a free port. */
+  port?: number;
+  /** Required off loopback. */
+  token?: string;
+  /** Idle time after which a call without a run header starts a new run (default 30 s). */
+  runGapMs?: number;
+  /** Every call belongs to this run (replay records one run). */
+  run?: string;
+  responder?: Responder;
+  /** Largest request body (default 32 MB). */
+  maxRequestBytes?: number;
+  /** Most bytes of one reply kept in the recording (default 8 MB); the client gets all of it. */
+  recordLimitBytes?: number;
+  /** One line per call and per problem. Keys and headers are never logged. */
+  log?: (line: string) => void;
+}
+
+/** A running proxy. */
+export interface RunningProxy {
+  /** `http://127.0.0.1:PORT`. */
+  url: string;
+  port: number;
+  /** Stops listening, ends open connections and writes every run. */
+  close(): Promise<void>;
+}
+
+/** A checked upstream URL. */
+export function parseUpstream(value: string, flag = '--upstream'): URL {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new UserError(`${flag} must be a URL such as https://api.openai.com/v1, got "${value}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new UserError(`${flag} must be an http or https URL, got "${value}"`);
+  return url;
+}
+
+const sameToken = (left: string, right: string) => {
+  const a = Buffer.from(left);
+  const b = Buffer.from(right);
+  return a.length === b.length && timingSafeEqual(a, b);
+};
+
+function sendJson(response: ServerResponse, status: number, body: unknown): void {
+  if (response.headersSent) {
+    response.destroy();
+    return;
+  }
+  const text = JSON.stringify(body);
+  response.writeHead(status, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(text),
+  });
+  response.end(text);
+}
+
+/** Reads a request body, or undefined when it is larger than `limit` (the request is then answered). */
+async function readBody(request: IncomingMessage, limit: number): Promise<Buffer | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request as AsyncIterable<Buffer>) {
+    size += chunk.byteLength;
+    if (size > limit) return undefined;
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
+const headerValue = (value: string | string[] | undefined) =>
+  Array.isArray(value) ? value[0] : value;
+
+/** Starts the proxy; resolves once it listens. */
+export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
+  const host = options.host ?? '127.0.0.1';
+  if (!isLoopback(host) && !options.token)
+    throw new UserError(
+      `binding ${host} lets other machines spend your API key through the proxy: set a token with --token or FAULTLINE_TOKEN (clients send it as ${TOKEN_HEADER})`,
+    );
+  const upstream = parseUpstream(options.upstream);
+  const anthropicUpstream = options.anthropicUpstream
+    ? parseUpstream(options.anthropicUpstream, '--anthropic-upstream')
+    : upstream;
+  const log = options.log ?? (() => {});
+  const clock = new RunClock({ gapMs: options.runGapMs ?? 30_000 });
+  const maxRequest = options.maxRequestBytes ?? 32 * 1024 * 1024;
+  const recordLimit = options.recordLimitBytes ?? 8 * 1024 * 1024;
+  // Known once listening; the Host check compares a named port with it.
+  const bound: { port?: number } = {};
+  const hostRule: HostRule = {
+    port: () => bound.port,
+    publicHosts:
+      options.token && !isLoopback(host) && !isWildcard(host)
+        ? [host.includes(':') ? `[${host}]` : host]
+        : [],
+    anyHost: Boolean(options.token) && isWildcard(host),
+  };
+
+  /** Why a request is refused, with its status, or undefined when it may go on. */
+  function refusal(request: IncomingMessage): { status: number; message: string } | undefined {
+    const hostRefused = hostProblem(request.headers.host, hostRule);
+    if (hostRefused) return { status: 403, message: hostRefused };
+    if (request.headers.origin !== undefined || request.headers['sec-fetch-site'] !== undefined) {
+      const headers = new Headers();
+      for (const name of ['origin', 'sec-fetch-site', 'host'])
+        if (typeof request.headers[name] === 'string') headers.set(name, request.headers[name]);
+      const crossSite = crossSiteProblem(new Request('http://proxy.invalid/', { headers }));
+      if (crossSite) return { status: 403, message: `faultline proxy: ${crossSite}` };
+    }
+    if (options.token) {
+      const presented = headerValue(request.headers[TOKEN_HEADER]);
+      if (!presented || !sameToken(presented, options.token))
+        return {
+          status: 401,
+          message: `faultline proxy: send the proxy's token as ${TOKEN_HEADER}`,
+        };
+    }
+    return undefined;
+  }
+
+  async function forwardOnly(
+    request: IncomingMessage,
+    response: ServerResponse,
+    body: Buffer,
+    url: URL,
+  ) {
+    const target = upstreamUrl(upstream, url.pathname, url.search);
+    const controller = new AbortController();
+    response.on('close', () => {
+      if (!response.writableFinished) controller.abort();
+    });
+    let reply: Response;
+    try {
+      reply = await fetch(target, {
+        method: request.method ?? 'GET',
+        headers: upstreamHeaders(request.headers, 'openai'),
+        ...(body.byteLength > 0 ? { body } : {}),
+        redirect: 'manual',
+        signal: controller.signal,
+      });
+    } catch (error) {
+      sendJson(response, 502, {
+        error: {
+          message: `faultline proxy: the upstream ${upstream.origin} could not be reached (${transportReason(error)})`,
+          type: 'upstream_unreachable',
+        },
+      });
+      return;
+    }
+    response.writeHead(reply.status, reply.statusText, clientHeaders(reply.headers));
+    await pipeBody(reply.body, response, 0);
+  }
+
+  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const refused = refusal(request);
+    if (refused) {
+      request.resume();
+      sendJson(response, refused.status, {
+        error: { message: refused.message, type: 'faultline_proxy' },
+      });
+      return;
+    }
+    const url = new URL(request.url ?? '/', 'http://proxy.invalid');
+    const body = await readBody(request, maxRequest);
+    if (!body) {
+      sendJson(response, 413, {
+        error: {
+          message: `faultline proxy: the request body is larger than ${Math.round(maxRequest / 1024 / 1024)} MB`,
+          type: 'faultline_proxy',
+        },
+      });
+      return;
+    }
+    const api = request.method === 'POST' ? wireApiFor(url.pathname) : undefined;
+    let parsed: unknown;
+    if (api) {
+      try {
+        parsed = JSON.parse(body.toString('utf8'));
+      } catch {
+        parsed = undefined; // not a call the recorder can read: the upstream says what is wrong
+      }
+    }
+    if (!api || parsed === undefined) {
+      await forwardOnly(request, response, body, url);
+      return;
+    }
+    await recordCall(request, response, body, url, api, api.readRequest(parsed));
+  }
+
+  async function recordCall(
+    request: IncomingMessage,
+    response: ServerResponse,
+    body: Buffer,
+    url: URL,
+    api: WireApi,
+    view: RequestView,
+  ): Promise<void> {
+    const started = performance.now();
+    const { agent, source } = identifyAgent(headerValue(request.headers[AGENT_HEADER]), view);
+    const runHeader = headerValue(request.headers[RUN_HEADER]);
+    const automatic = !options.run && !runHeader;
+    const runId = options.run ?? clock.begin(runHeader);
+    let builder: RunBuilder;
+    let call: CallHandle;
+    try {
+      builder = await options.recorder.run(runId);
+      call = builder.begin({ agent, agentSource: source, api: api.name, request: view });
+    } catch (error) {
+      if (automatic) clock.end(runId);
+      throw error;
+    }
+    const finish = (end: Parameters<RunBuilder['finish']>[1], status: number | string) => {
+      builder.finish(call, end);
+      if (automatic) clock.end(runId);
+      options.recorder.changed(runId);
+      log(
+        `${runId} ${agent} ${api.name}${view.stream ? ' (stream)' : ''} → ${status} ${Math.round(end.durationMs)} ms${end.answeredBy && end.answeredBy !== 'upstream' ? ` [${end.answeredBy}]` : ''}${call.call.error ? `: ${call.call.error.slice(0, 160)}` : ''}`,
+      );
+    };
+
+    const answer = options.responder?.answer({
+      run: runId,
+      agent,
+      agentCall: call.call.agentCall,
+      api,
+      request: view,
+      fingerprint: call.call.request,
+    });
+    if (answer) {
+      if (answer.kind === 'refuse') {
+        sendJson(response, answer.status, api.errorBody(answer.message, 'faultline_replay'));
+        finish({ error: answer.message, durationMs: performance.now() - started }, answer.status);
+        return;
+      }
+      response.writeHead(answer.status, {
+        ...answer.headers,
+        'content-length': Buffer.byteLength(answer.body),
+      });
+      response.end(answer.body);
+      finish(
+        {
+          response: {
+            status: answer.status,
+            headers: keptHeaders(answer.headers),
+            body: answer.body,
+          },
+          reply: answer.reply,
+          durationMs: performance.now() - started,
+          answeredBy: answer.kind,
+        },
+        answer.status,
+      );
+      return;
+    }
+
+    const base = api.provider === 'anthropic' ? anthropicUpstream : upstream;
+    const target = upstreamUrl(base, url.pathname, url.search);
+    const controller = new AbortController();
+    response.on('close', () => {
+      if (!response.writableFinished) controller.abort();
+    });
+    const answeredBy = options.responder ? ('upstream' as const) : undefined;
+    let reply: Response;
+    try {
+      reply = await fetch(target, {
+        method: 'POST',
+        headers: upstreamHeaders(request.headers, api.provider),
+        body,
+        redirect: 'manual',
+        signal: controller.signal,
+      });
+    } catch (error) {
+      const message = `faultline proxy: the upstream ${base.origin} could not be reached (${transportReason(error)})`;
+      sendJson(response, 502, api.errorBody(message, 'upstream_unreachable'));
+      finish(
+        {
+          error: message,
+          durationMs: performance.now() - started,
+          ...(answeredBy ? { answeredBy } : {}),
+        },
+        502,
+      );
+      return;
+    }
+    response.writeHead(reply.status, reply.statusText, clientHeaders(reply.headers));
+    const piped = await pipeBody(reply.body, response, recordLimit);
+    const text = piped.body.toString('utf8');
+    const streamed = (reply.headers.get('content-type') ?? '').includes('event-stream');
+    let readReply: ReplyView | undefined;
+    let readError: string | undefined;
+    if (text.length > 0 && !piped.truncated) {
+      try {
+        readReply = api.readReply(text, streamed);
+      } catch (error) {
+        readError = `the reply body could not be read (${describeError(error).slice(0, 200)})`;
+      }
+    } else if (text.length === 0 && !piped.error) readError = 'the reply body was empty';
+    const recorded: RecordedResponse = {
+      status: reply.status,
+      headers: keptHeaders(reply.headers),
+      body: text,
+      ...(piped.truncated ? { truncated: true } : {}),
+    };
+    const error = piped.error ?? readError;
+    finish(
+      {
+        response: recorded,
+        ...(readReply ? { reply: readReply } : {}),
+        ...(error ? { error } : {}),
+        durationMs: performance.now() - started,
+        ...(answeredBy ? { answeredBy } : {}),
+      },
+      reply.status,
+    );
+  }
+
+  const server = createServer((request, response) => {
+    handle(request, response).catch((error: unknown) => {
+      log(`proxy error: ${describeError(error)}`);
+      sendJson(response, 500, {
+        error: { message: `faultline proxy: ${describeError(error)}`, type: 'faultline_proxy' },
+      });
+    });
+  });
+  server.keepAliveTimeout = 30_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EADDRINUSE')
+        reject(
+          new UserError(
+            `port ${options.port} on ${host} is already in use: choose another with --port`,
+          ),
+        );
+      else
+        reject(
+          new UserError(`cannot listen on ${host}:${options.port} (${error.message})`, {
+            cause: error,
+          }),
+        );
+    });
+    server.listen(options.port ?? 8600, host, () => resolve());
+  });
+  const boundPort = (server.address() as AddressInfo).port;
+  bound.port = boundPort;
+  const shownHost = host.includes(':') ? `[${host}]` : host;
+  log(
+    `recording calls to ${shownUpstream(upstream)}${anthropicUpstream !== upstream ? ` (Anthropic: ${shownUpstream(anthropicUpstream)})` : ''} at http://${shownHost}:${boundPort}`,
+  );
+  return {
+    url: `http://${isWildcard(host) ? '127.0.0.1' : shownHost}:${boundPort}`,
+    port: boundPort,
+    async close() {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+        setTimeout(() => server.closeAllConnections(), 2000).unref();
+      });
+      await options.recorder.close();
+    },
+  };
+}
