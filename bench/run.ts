@@ -40,12 +40,21 @@ const record = (
   higherIsBetter = false,
 ) => {
   const value = median(values);
+  // A target of zero (nothing lost) is met by zero alone.
+  const ratio =
+    target === 0
+      ? value === 0
+        ? 0
+        : Number.POSITIVE_INFINITY
+      : higherIsBetter
+        ? target / value
+        : value / target;
   results.push({
     name,
     median: Number(value.toFixed(3)),
     unit,
     target,
-    ratio: Number((higherIsBetter ? target / value : value / target).toFixed(3)),
+    ratio: Number(ratio.toFixed(3)),
     runs: values.length,
   });
 };
@@ -192,9 +201,25 @@ record(
   1536,
 );
 
+// The server under load (loopback only, bounded), in a process of its own so its figures are its own.
+const notes: string[] = [];
+{
+  const output = execFileSync(
+    process.execPath,
+    ['--import', 'tsx', join(ROOT, 'bench/server-load.ts')],
+    { encoding: 'utf8', maxBuffer: 1 << 20 },
+  );
+  const load = JSON.parse(output) as {
+    results: { name: string; values: number[]; unit: string; target: number }[];
+    notes: string[];
+  };
+  for (const result of load.results) record(result.name, result.values, result.unit, result.target);
+  notes.push(...load.notes);
+}
+
 writeFileSync(
   join(OUT, 'results.json'),
-  `${JSON.stringify({ node: process.version, date: new Date().toISOString(), results }, null, 2)}\n`,
+  `${JSON.stringify({ node: process.version, date: new Date().toISOString(), results, notes }, null, 2)}\n`,
 );
 const width = Math.max(...results.map((result) => result.name.length));
 for (const result of results) {
@@ -203,3 +228,4 @@ for (const result of results) {
     `${result.name.padEnd(width)}  median ${String(result.median).padStart(9)} ${result.unit.padEnd(8)} target ${result.target} ${result.unit}  ratio ${result.ratio.toFixed(2)}  ${verdict}  (${result.runs} runs)\n`,
   );
 }
+for (const note of notes) process.stdout.write(`note: ${note}\n`);
