@@ -92,6 +92,22 @@ export interface Attribution {
   raw?: string;
   /** Things the user should know, e.g. that the log was shortened to fit the context. */
   warnings?: string[];
+  /** `paper` when an LLM method sent the Who&When paper's prompts (`--prompts paper`). */
+  prompts?: 'paper';
+  /**
+   * With the paper's prompts, the answer faultline's tolerant reading of the replies gives
+   * (agent and step above are the paper's strict reading); docs/PROTOCOL.md.
+   */
+  lenient?: LenientReading;
+}
+
+/** The answer of the tolerant reading of replies to the paper's prompts. */
+export interface LenientReading {
+  agent: string | null;
+  step: number | null;
+  reason: string;
+  /** True when a reply could not be read this way either (it never guesses). */
+  unparsed?: boolean;
 }
 
 /** Settings every method accepts. */

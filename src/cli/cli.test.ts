@@ -599,6 +599,75 @@ describe('faultline with a model provider', () => {
     }
   });
 
+  it("runs the Who&When paper's prompts with --prompts paper, and refuses them where there are none", async () => {
+    const record = 'src/attribution/llm/__fixtures__/paper/hand-crafted.json';
+    const home = await mkdtemp(join(tmpdir(), 'faultline-paper-'));
+    const halves = await startScriptedProvider('openai', Array(3).fill('upper half'));
+    const verdicts = await startScriptedProvider('openai', [
+      ...Array(3).fill('1. No.\n2. Reason: fine'),
+      '1. Yes.\n2. Reason: a live album counted',
+    ]);
+    const model = ['--model', 'openai-compatible:local', '--no-cache', '--prompts'];
+    try {
+      const env = { FAULTLINE_HOME: home };
+      const [attributed, evaluated, unknown, hybrid, offline] = await Promise.all([
+        faultlineWith(
+          env,
+          'attribute',
+          record,
+          '--method',
+          'binary-search',
+          ...model,
+          'paper',
+          '--base-url',
+          halves.baseUrl,
+          '--json',
+        ),
+        faultlineWith(
+          env,
+          'eval',
+          record,
+          '--method',
+          'step-by-step',
+          ...model,
+          'paper',
+          '--base-url',
+          verdicts.baseUrl,
+        ),
+        faultline('attribute', record, '--prompts', 'nonsense'),
+        faultline('attribute', record, '--method', 'hybrid', ...model, 'paper'),
+        faultline('attribute', record, '--prompts', 'paper'),
+      ]);
+      assert.equal(attributed.code, 0, attributed.stderr);
+      const line = JSON.parse(attributed.stdout) as Record<string, unknown>;
+      assert.deepEqual([line.step, line.prompts], [0, 'paper']);
+      assert.deepEqual(line.lenient, { agent: 'human', step: 0, reason: line.reason });
+      assert.equal(evaluated.code, 0, evaluated.stderr);
+      assert.match(evaluated.stdout, /In the layout of the Who&When paper/);
+      assert.match(
+        evaluated.stdout,
+        /\| step-by-step \[openai-compatible:local, paper prompts\] \(with GT\) \| 100\.0 \| 100\.0 \| 100\.0 \|/,
+      );
+      assert.match(
+        evaluated.stdout,
+        /step-by-step \[openai-compatible:local, paper prompts, tolerant reading\]/,
+      );
+      assert.equal(verdicts.requests.length, 4, 'the tolerant reading reads the same replies');
+      assert.deepEqual(
+        [unknown.code, unknown.stderr],
+        [2, 'faultline: --prompts must be one of faultline, paper, got "nonsense"\n'],
+      );
+      assert.match(hybrid.stderr, /^faultline: hybrid has no paper prompts: .*\n$/);
+      assert.match(
+        offline.stderr,
+        /^faultline: --prompts paper gives an LLM method .*--method offline sends none/,
+      );
+    } finally {
+      await Promise.all([halves.close(), verdicts.close()]);
+      await rm(home, { recursive: true, force: true });
+    }
+  });
+
   it('says in one line that a key is missing, and that offline needs none', async () => {
     const result = await faultlineWith(
       { OPENAI_API_KEY: undefined },

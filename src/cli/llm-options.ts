@@ -3,7 +3,8 @@
  * translation into LlmOptions.
  */
 import { Option, type Command } from 'commander';
-import type { LlmOptions } from '../attribution/llm/catalog.js';
+import { PROMPT_STYLES, type LlmOptions, type PromptStyle } from '../attribution/llm/catalog.js';
+import { UserError } from '../errors.js';
 import { priceFile } from '../config.js';
 import { readPriceFile } from '../llm/prices.js';
 import { wholeNumber } from './flag-values.js';
@@ -18,6 +19,7 @@ export interface LlmFlags {
   prices?: string;
   contextTokens?: string;
   maxCalls?: string;
+  prompts?: string;
 }
 
 /** Adds the model options to a command. */
@@ -42,7 +44,18 @@ export function addLlmOptions(command: Command): Command {
       '--context-tokens <n>',
       'model context window; longer logs are shortened with a warning',
     )
-    .addOption(new Option('--max-calls <n>', 'step-by-step: most verdicts per trace'));
+    .addOption(new Option('--max-calls <n>', 'step-by-step: most verdicts per trace'))
+    .option(
+      '--prompts <style>',
+      "faultline (default) or paper: all-at-once, step-by-step and binary-search with the Who&When paper's prompts and reply reading (docs/PROTOCOL.md)",
+    );
+}
+
+/** The `--prompts` value, checked. */
+function promptStyle(value: string): PromptStyle {
+  if (!(PROMPT_STYLES as readonly string[]).includes(value))
+    throw new UserError(`--prompts must be one of ${PROMPT_STYLES.join(', ')}, got "${value}"`);
+  return value as PromptStyle;
 }
 
 /** LlmOptions from parsed flags (environment variables fill in the rest when the client is made). */
@@ -59,5 +72,9 @@ export function llmOptionsOf(flags: LlmFlags): LlmOptions {
       ? { contextTokens: wholeNumber(flags.contextTokens, '--context-tokens', 1000) }
       : {}),
     ...(flags.maxCalls ? { maxCalls: wholeNumber(flags.maxCalls, '--max-calls', 1) } : {}),
+    // Faultline's prompts are the default: only `paper` is passed on.
+    ...(flags.prompts !== undefined && promptStyle(flags.prompts) === 'paper'
+      ? { prompts: 'paper' as const }
+      : {}),
   };
 }

@@ -88,6 +88,13 @@ export function renderAttribution(label: string, trace: Trace, result: Attributi
     lines.push(
       `          by agent: ${result.agentModes.map((entry) => `${entry.agent}: ${entry.modes.map((mode) => `${mode.code}${percent(mode.confidence)}`).join(', ')}`).join('; ')}`,
     );
+  const { lenient } = result;
+  if (lenient && (lenient.agent !== result.agent || lenient.step !== result.step))
+    lines.push(
+      pc.dim(
+        `  lenient ${lenient.agent === null || lenient.step === null ? 'no answer' : `${lenient.agent} at step ${lenient.step}`} (faultline's tolerant reading of the same replies)`,
+      ),
+    );
   if (trace.labels?.step !== undefined || trace.labels?.agent) {
     lines.push(
       pc.dim(
@@ -101,7 +108,9 @@ export function renderAttribution(label: string, trace: Trace, result: Attributi
       ? `, ${usage.calls} calls, ${usage.inputTokens} in / ${usage.outputTokens} out tokens${usage.costUsd === undefined ? '' : `, ~$${usage.costUsd.toFixed(4)}`}`
       : '';
   lines.push(
-    pc.dim(`  method  ${result.method}${result.model ? ` (${result.model})` : ''}${spent}`),
+    pc.dim(
+      `  method  ${result.method}${result.prompts === 'paper' ? ', paper prompts' : ''}${result.model ? ` (${result.model})` : ''}${spent}`,
+    ),
   );
   return lines.join('\n');
 }

@@ -8,3 +8,9 @@ export const LEAVE_ONE_SYSTEM_OUT = 'offline-loso';
 
 /** The pseudo-methods that train the offline model on the evaluated traces themselves. */
 export const HELD_OUT_METHODS: readonly string[] = [CROSS_VALIDATED_OFFLINE, LEAVE_ONE_SYSTEM_OUT];
+
+/**
+ * The tag of LLM methods run with the Who&When paper's prompts, in the name their results are
+ * stored and reported under (`all-at-once [openai:gpt-4o, paper prompts]`).
+ */
+export const PAPER_PROMPTS_TAG = 'paper prompts';

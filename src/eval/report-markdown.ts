@@ -3,6 +3,7 @@
  * same numbers; the HTML report adds charts.
  */
 import type { Calibration } from './calibration.js';
+import { PAPER_PROMPTS_TAG } from './constants.js';
 import { agentCorrect, stepCorrect, type Estimate } from './metrics.js';
 import {
   methodLabel,
@@ -126,12 +127,16 @@ function paperTable(rows: readonly SummaryRow[]): string {
   return [line(head), `|${head.map(() => '---').join('|')}|`, ...body.map(line)].join('\n');
 }
 
-/** True when some method was run both with and without the expected answer (`--both`). */
-function hasBothSettings(rows: readonly SummaryRow[]): boolean {
+/**
+ * True when some method was run both with and without the expected answer (`--both`), or with the
+ * Who&When paper's prompts: the terminal then shows the paper's layout too.
+ */
+function hasPaperLayout(rows: readonly SummaryRow[]): boolean {
   return rows.some(
     (row) =>
-      row.useGroundTruth === true &&
-      rows.some((other) => other.method === row.method && other.useGroundTruth === false),
+      row.method.includes(PAPER_PROMPTS_TAG) ||
+      (row.useGroundTruth === true &&
+        rows.some((other) => other.method === row.method && other.useGroundTruth === false)),
   );
 }
 
@@ -272,7 +277,7 @@ function modesTables(summary: EvalSummary): string {
 /** What the terminal shows of a report: its notes, the accuracy table and the calibration. */
 export function terminalReport(summary: EvalSummary): string {
   const calibration = calibrationTable(summary);
-  const paper = hasBothSettings(summary.rows)
+  const paper = hasPaperLayout(summary.rows)
     ? `\nIn the layout of the Who&When paper (%; its published figures used the lenient step rule):\n\n${paperTable(summary.rows)}\n`
     : '';
   const modes = modesTables(summary);

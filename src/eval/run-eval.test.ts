@@ -10,7 +10,7 @@ import { buildTrace } from '../trace/build-trace.js';
 import { loadTrace } from '../trace/load.js';
 import type { Trace } from '../trace/model.js';
 import { renderHtmlReport } from './report-html.js';
-import { renderMarkdownReport } from './report-markdown.js';
+import { renderMarkdownReport, terminalReport } from './report-markdown.js';
 import { runEvaluation, type EvalProgress } from './run-eval.js';
 import { ResultStore } from './store.js';
 import { summariseEvaluation } from './summary.js';
@@ -186,5 +186,48 @@ describe('evaluation runs', () => {
     assert.doesNotMatch(html, /<img src=x/);
     assert.match(html, /&lt;script&gt;alert/);
     assert.match(html, /<svg/);
+  });
+  it('stores paper-prompt runs apart, with the tolerant reading beside them, and resumes both', async () => {
+    const trace = await loadTrace(
+      join(ROOT, 'src/attribution/llm/__fixtures__/paper/hand-crafted.json'),
+    );
+    const file = join(folder, 'paper.jsonl');
+    const evaluate = (client: ReturnType<typeof scriptedModel>, prompts?: 'paper') =>
+      runEvaluation([trace], new ResultStore(file), {
+        methods: ['all-at-once'],
+        groundTruthSettings: [true],
+        llm: { client, ...(prompts ? { prompts } : {}) },
+      });
+    // Bold labels: unreadable by evaluate.py's reading, read by faultline's.
+    const paper = await evaluate(
+      scriptedModel(['**Agent Name:** WebSurfer\n**Step Number:** 3']),
+      'paper',
+    );
+    assert.deepEqual(
+      paper.records.map((record) => [record.method, record.predicted.agent, record.predicted.step]),
+      [
+        ['all-at-once [paper prompts]', null, null],
+        ['all-at-once [paper prompts, tolerant reading]', 'WebSurfer', 3],
+      ],
+    );
+    const report = terminalReport(summariseEvaluation(paper.records, [trace], paper.info));
+    assert.match(report, /In the layout of the Who&When paper/);
+    assert.match(
+      report,
+      /all-at-once \[paper prompts, tolerant reading\] \(with GT\) \| 100\.0 \| 100\.0/,
+    );
+
+    const again = scriptedModel([]);
+    const resumed = await evaluate(again, 'paper');
+    assert.equal(again.requests.length, 0, 'both records come from the store');
+    assert.equal(resumed.records.length, 2);
+    const own = await evaluate(
+      scriptedModel(['{"agent": "WebSurfer", "step": 3, "reason": "r", "modes": []}']),
+    );
+    assert.deepEqual(
+      own.records.map((record) => record.method),
+      ['all-at-once'],
+      "faultline's own prompts keep the method's name",
+    );
   });
 });

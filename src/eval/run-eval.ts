@@ -18,7 +18,12 @@ import { namesAnAgent } from '../trace/agents.js';
 import { traceHash } from '../trace/hash.js';
 import type { Trace } from '../trace/model.js';
 import { seedsOf, type FoldPlan } from './folds.js';
-import { CROSS_VALIDATED_OFFLINE, HELD_OUT_METHODS, LEAVE_ONE_SYSTEM_OUT } from './constants.js';
+import {
+  CROSS_VALIDATED_OFFLINE,
+  HELD_OUT_METHODS,
+  LEAVE_ONE_SYSTEM_OUT,
+  PAPER_PROMPTS_TAG,
+} from './constants.js';
 import { crossValidationRecords, DEFAULT_FOLD_PLAN } from './cross-validate.js';
 import { agentCorrect, stepCorrect } from './metrics.js';
 import {
@@ -60,9 +65,17 @@ export interface EvalOptions {
   onProgress?: (progress: EvalProgress) => void;
 }
 
-/** The name results are stored and reported under: LLM methods carry their model. */
-function methodKey(method: string, llm: LlmOptions | undefined): string {
-  return isLlmMethod(method) && llm?.model ? `${method} [${llm.model}]` : method;
+/**
+ * The name results are stored and reported under: LLM methods carry their model, and `paper
+ * prompts` when they send the Who&When paper's (`all-at-once [openai:gpt-4o, paper prompts]`), so
+ * those results are kept apart from faultline's; `extra` names the tolerant reading of them.
+ */
+function methodKey(method: string, llm: LlmOptions | undefined, extra?: string): string {
+  if (!isLlmMethod(method)) return method;
+  const tags = [llm?.model, llm?.prompts === 'paper' ? PAPER_PROMPTS_TAG : undefined, extra].filter(
+    (tag) => tag !== undefined,
+  );
+  return tags.length > 0 ? `${method} [${tags.join(', ')}]` : method;
 }
 
 /**
@@ -84,6 +97,7 @@ function resultSettings(
       maxCalls: llm.maxCalls,
       temperature: llm.temperature,
       prices: llm.prices,
+      prompts: llm.prompts === 'paper' ? 'paper' : undefined,
     });
   }
   if (methodName === 'offline')
@@ -144,6 +158,11 @@ export async function runEvaluation(
 
   for (const methodName of options.methods) {
     const method = methodKey(methodName, options.llm);
+    // With the paper's prompts, the tolerant reading of the same replies is stored beside them.
+    const lenientMethod =
+      isLlmMethod(methodName) && options.llm?.prompts === 'paper'
+        ? methodKey(methodName, options.llm, 'tolerant reading')
+        : undefined;
     const settings = resultSettings(methodName, options, info.plan);
     // Created once per method: a missing model or key fails before any trace is evaluated.
     const attributor = HELD_OUT_METHODS.includes(methodName)
@@ -153,7 +172,9 @@ export async function runEvaluation(
           ...(options.llm ? { llm: options.llm } : {}),
         });
     for (const useGroundTruth of options.groundTruthSettings) {
-      const pool = namesModes(methodName) ? [...labelled, ...modesOnly] : labelled;
+      const pool = namesModes(methodName, options.llm?.prompts)
+        ? [...labelled, ...modesOnly]
+        : labelled;
       let selected = pool.map((trace) => ({ trace, key: keyOf.get(trace)! }));
       if (methodName === 'offline' && !options.includeTrain) {
         const trained = new Set(loadOfflineModel(options.modelPath).training.traceHashes);
@@ -243,17 +264,22 @@ export async function runEvaluation(
         continue;
       }
       const pending = selected.filter((item) => {
-        const stored = store.get(
-          recordKey({
-            method,
-            useGroundTruth,
-            traceKey: item.key,
-            file: item.trace.source ?? item.trace.id,
-            ...(settings ? { settings } : {}),
-          }),
-        );
-        if (stored) report(stored, true);
-        return !stored;
+        const storedAs = (name: string) =>
+          store.get(
+            recordKey({
+              method: name,
+              useGroundTruth,
+              traceKey: item.key,
+              file: item.trace.source ?? item.trace.id,
+              ...(settings ? { settings } : {}),
+            }),
+          );
+        const stored = storedAs(method);
+        const lenient = lenientMethod === undefined ? undefined : storedAs(lenientMethod);
+        const complete = stored !== undefined && (lenientMethod === undefined || lenient);
+        if (complete) report(stored, true);
+        if (complete && lenient) records.push(lenient);
+        return !complete;
       });
       if (pending.length === 0) continue;
       if (method === 'offline') loadOfflineModel(options.modelPath); // load once before timing
@@ -280,16 +306,26 @@ export async function runEvaluation(
                   },
                 );
               });
-            const record = recordOf(result, {
+            const context = {
               method,
               useGroundTruth,
               trace: item.trace,
               traceKey: item.key,
               milliseconds: performance.now() - started,
               ...(settings ? { settings } : {}),
-            });
+            };
+            const record = recordOf(result, context);
             store.add(record);
             report(record, false);
+            if (lenientMethod !== undefined && result.lenient) {
+              const { agent, step, reason, unparsed } = result.lenient;
+              const lenient = recordOf(
+                { ...result, agent, step, reason, unparsed: unparsed === true },
+                { ...context, method: lenientMethod },
+              );
+              store.add(lenient);
+              records.push(lenient);
+            }
           }),
         ),
       );

@@ -11,10 +11,16 @@ import { providerNames, resolveConnection } from '../../llm/provider-catalog.js'
 import type { AttributeOptions, AttributionMethod } from '../method.js';
 import type { LlmRunner } from './session.js';
 
+/** Whose prompts an LLM method sends: faultline's own (the default) or the Who&When paper's. */
+export const PROMPT_STYLES = ['faultline', 'paper'] as const;
+export type PromptStyle = (typeof PROMPT_STYLES)[number];
+
 /** Options of an LLM method: the model (`provider:model`) or a ready client, plus call settings. */
 export interface LlmOptions extends AttributeOptions, Partial<Omit<ModelClientOptions, 'model'>> {
   model?: string;
   client?: ModelClient;
+  /** `paper`: the Who&When paper's prompts and reply reading (paper-methods.ts). */
+  prompts?: PromptStyle;
 }
 
 /** The LLM methods and what they do. */
@@ -34,6 +40,13 @@ const RUNNERS: Record<LlmMethodName, () => Promise<LlmRunner>> = {
   hybrid: async () => (await import('./hybrid.js')).runHybrid,
 };
 
+/** The methods as the Who&When paper's code runs them (`--prompts paper`); it has no hybrid. */
+const PAPER_RUNNERS: Partial<Record<LlmMethodName, () => Promise<LlmRunner>>> = {
+  'all-at-once': async () => (await import('./paper-methods.js')).runPaperAllAtOnce,
+  'step-by-step': async () => (await import('./paper-methods.js')).runPaperStepByStep,
+  'binary-search': async () => (await import('./paper-methods.js')).runPaperBinarySearch,
+};
+
 const isName = (name: string): name is LlmMethodName => Object.hasOwn(DESCRIPTIONS, name);
 
 /** Names and descriptions of the LLM methods. */
@@ -46,9 +59,27 @@ export function isLlmMethod(name: string): boolean {
   return isName(name);
 }
 
-/** True when the LLM method asks for the run's failure modes (in the same reply as agent and step). */
-export function namesModes(name: string): boolean {
-  return name === 'all-at-once' || name === 'hybrid';
+/**
+ * True when the LLM method asks for the run's failure modes (in the same reply as agent and step);
+ * the paper's prompts ask for none.
+ */
+export function namesModes(name: string, prompts?: PromptStyle): boolean {
+  return prompts !== 'paper' && (name === 'all-at-once' || name === 'hybrid');
+}
+
+/** The runner of a method under a prompt style, or a UserError for a style it lacks. */
+function runnerOf(name: LlmMethodName, prompts: unknown): () => Promise<LlmRunner> {
+  if (prompts === undefined || prompts === 'faultline') return RUNNERS[name];
+  if (prompts !== 'paper')
+    throw new UserError(
+      `unknown prompts "${String(prompts)}"; choose one of: ${PROMPT_STYLES.join(', ')}`,
+    );
+  const paper = PAPER_RUNNERS[name];
+  if (!paper)
+    throw new UserError(
+      `${name} has no paper prompts: the Who&When paper's methods are ${Object.keys(PAPER_RUNNERS).join(', ')}; choose one of those, or drop --prompts paper`,
+    );
+  return paper;
 }
 
 /** Checks that a method can run: a model named `provider:model` whose key and endpoint are set. */
@@ -70,7 +101,7 @@ function checkLlmOptions(method: string, options: LlmOptions): void {
 async function clientOf(options: LlmOptions): Promise<ModelClient> {
   if (options.client) return options.client;
   const { createModelClient } = await import('../../llm/client.js');
-  const { useGroundTruth, maxCalls, client, model, ...settings } = options;
+  const { useGroundTruth, maxCalls, client, model, prompts, ...settings } = options;
   // checkLlmOptions has made sure a model is named when no client is given.
   return createModelClient({ ...settings, model: model ?? '' });
 }
@@ -84,13 +115,14 @@ export function createLlmMethod(name: string, options: LlmOptions): AttributionM
     throw new UserError(
       `unknown LLM method "${name}"; choose one of: ${Object.keys(DESCRIPTIONS).join(', ')}`,
     );
+  const runner = runnerOf(name, options.prompts);
   checkLlmOptions(name, options);
   let loaded: Promise<[LlmRunner, ModelClient]> | undefined;
   return {
     name,
     description: DESCRIPTIONS[name],
     async attribute(trace, callOptions = {}) {
-      loaded ??= Promise.all([RUNNERS[name](), clientOf(options)]);
+      loaded ??= Promise.all([runner(), clientOf(options)]);
       const [run, client] = await loaded;
       return run(trace, client, { ...options, ...callOptions });
     },

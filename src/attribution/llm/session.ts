@@ -3,18 +3,23 @@
  * and adds up calls, tokens, cost and warnings for the result.
  */
 import type { z } from 'zod';
-import { costFor, type ModelClient } from '../../llm/client.js';
+import { costFor, type GenerateRequest, type ModelClient } from '../../llm/client.js';
 import type { Trace } from '../../trace/model.js';
 import type { Attribution, AttributeOptions, Usage } from '../method.js';
 import { tokenCount } from '../../llm/tokens.js';
 import { renderLog, RESERVED_TOKENS } from './log-view.js';
 import { RETRY_SUFFIX, SYSTEM_PROMPT } from './prompts.js';
 
+/** What a runner is given besides the trace: the method's settings and the model's temperature. */
+export interface LlmRunOptions extends AttributeOptions {
+  temperature?: number;
+}
+
 /** One method's logic: a trace and a model client in, an attribution out. */
 export type LlmRunner = (
   trace: Trace,
   client: ModelClient,
-  options: AttributeOptions,
+  options: LlmRunOptions,
 ) => Promise<Attribution>;
 
 /** A reply that could not be read even after the retry. */
@@ -67,22 +72,23 @@ export class LlmSession {
   ): Promise<Result | UnreadableReply> {
     let raw = '';
     for (const attempt of [prompt, prompt + RETRY_SUFFIX]) {
-      const reply = await this.client.generate({
-        system: SYSTEM_PROMPT,
-        prompt: attempt,
-        schema,
-        schemaName,
-      });
-      if (!reply.cached) {
-        this.usage.calls += 1;
-        this.usage.inputTokens += reply.inputTokens;
-        this.usage.outputTokens += reply.outputTokens;
-      }
-      const parsed = parse(reply.text);
+      const text = await this.send({ system: SYSTEM_PROMPT, prompt: attempt, schema, schemaName });
+      const parsed = parse(text);
       if (parsed !== undefined) return parsed;
-      raw = reply.text;
+      raw = text;
     }
     return new UnreadableReply(raw);
+  }
+
+  /** Sends one request and counts it (a cached reply costs no call); the reply's text. */
+  async send(request: GenerateRequest): Promise<string> {
+    const reply = await this.client.generate(request);
+    if (!reply.cached) {
+      this.usage.calls += 1;
+      this.usage.inputTokens += reply.inputTokens;
+      this.usage.outputTokens += reply.outputTokens;
+    }
+    return reply.text;
   }
 
   /** Finishes a result with usage, cost and warnings. */

@@ -63,6 +63,10 @@ export function registerAttribute(program: Command, exit: (code: number) => void
         throw new UserError(
           `--model names the model of an LLM method, and --method ${flags.method} uses none; add --method all-at-once (or step-by-step, binary-search, hybrid), or drop --model`,
         );
+      if (llm.prompts === 'paper' && !isLlmMethod(flags.method))
+        throw new UserError(
+          `--prompts paper gives an LLM method the Who&When paper's prompts, and --method ${flags.method} sends none; add --method all-at-once (or step-by-step, binary-search), or drop --prompts`,
+        );
       const minConfidence =
         flags.minConfidence === undefined
           ? undefined

@@ -72,6 +72,10 @@ export async function runEvalCommand(
     throw new UserError(
       `--model names the model of an LLM method, and none of ${methods.join(', ')} uses one; add an LLM method (all-at-once, step-by-step, binary-search, hybrid) to --method, or drop --model`,
     );
+  if (llm.prompts === 'paper' && !methods.some(isLlmMethod))
+    throw new UserError(
+      `--prompts paper gives LLM methods the Who&When paper's prompts, and none of ${methods.join(', ')} sends any; add all-at-once, step-by-step or binary-search to --method, or drop --prompts`,
+    );
   const concurrency = wholeNumber(flags.concurrency, '--concurrency', 1);
   const plan = foldPlanOf(flags);
   // Unknown methods, a missing --model or a missing key fail here, before any trace is read.
@@ -101,7 +105,8 @@ export async function runEvalCommand(
     throw new UserError(
       `nothing to evaluate: none of the ${traces.length} trace${traces.length === 1 ? '' : 's'} read from ${shownPaths(paths)} is labelled (eval needs runs that name the responsible agent, and the decisive step where known, or their MAST modes); label runs on the page (faultline launch) or evaluate a labelled set such as the Who&When folders`,
     );
-  const runsMethods = labelled || (modeLabelled && methods.some(namesModes));
+  const runsMethods =
+    labelled || (modeLabelled && methods.some((method) => namesModes(method, llm.prompts)));
   const { records, info } = runsMethods
     ? await runEvaluation(traces, store, {
         methods,
