@@ -78,8 +78,8 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** Body types a state-changing request may carry: none that a page can send without a preflight. */
 const ACCEPTED_BODY_TYPES = new Set(['application/json', 'application/octet-stream']);
 
-/** True when the request carries a body (a length above zero, or a chunked one). */
-function hasBody(request: Request): boolean {
+/** True when the request declares a body: a length above zero, or a chunked one. */
+function declaresBody(request: Request): boolean {
   const length = request.headers.get('content-length');
   if (length !== null) return Number(length) > 0;
   // Not `request.body`: the Node adapter gives every non-GET request a stream, empty or not.
@@ -110,11 +110,13 @@ export function crossSiteProblem(request: Request): string | undefined {
   return undefined;
 }
 
-/** Why a state-changing request's body type is refused, or undefined when it is accepted. */
+/**
+ * Why a state-changing request's body type is refused, or undefined when it is accepted: JSON or
+ * octet-stream, or no content type on a request without a body.
+ */
 export function bodyTypeProblem(request: Request): string | undefined {
-  if (!hasBody(request)) return undefined;
   const type = (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
-  if (ACCEPTED_BODY_TYPES.has(type)) return undefined;
+  if (ACCEPTED_BODY_TYPES.has(type) || (type === '' && !declaresBody(request))) return undefined;
   return `send the body as application/json (a trace file may also be application/octet-stream), not ${type || 'without a content type'}`;
 }
 

@@ -141,10 +141,12 @@ export function apiRoutes(repository: Repository, options: RouteOptions): Hono {
     return context.json({ traces: items.map(historyRow), ...page } satisfies TracesResponse);
   });
 
+  // The stored JSON is sent as it is (a TraceResponse), never parsed here.
   api.get('/traces/:id', (context) => {
-    const trace = repository.getTrace(context.req.param('id'));
-    if (!trace) throw new HTTPException(404, { message: `no trace ${context.req.param('id')}` });
-    return context.json({ trace } satisfies TraceResponse);
+    const json = repository.getTraceJson(context.req.param('id'));
+    if (json === undefined)
+      throw new HTTPException(404, { message: `no trace ${context.req.param('id')}` });
+    return context.body(`{"trace":${json}}`, 200, { 'content-type': 'application/json' });
   });
 
   api.delete('/traces/:id', (context) => {

@@ -60,3 +60,35 @@ describe('store', () => {
     }
   });
 });
+
+describe('store: a trace as stored JSON', () => {
+  it("gives the same trace as getTrace, with and without a person's label", () => {
+    const db = openDatabase(':memory:');
+    try {
+      const repository = new Repository(db);
+      const labelled = buildTrace({
+        id: 'l',
+        format: 'test',
+        steps: [
+          { speaker: 'A', content: 'one "quoted" \u00e9 line\nand another' },
+          { speaker: 'B', content: 'two' },
+        ],
+        labels: { agent: 'B', step: 1 },
+      });
+      const { id } = repository.saveTrace(labelled, 'l.json');
+      const parsed = () => JSON.parse(repository.getTraceJson(id)!) as unknown;
+      assert.deepEqual(parsed(), repository.getTrace(id));
+      repository.setUserLabel(id, { agent: 'A', step: 0, reason: 'mine' });
+      assert.deepEqual(parsed(), repository.getTrace(id));
+      assert.deepEqual((parsed() as { labels: unknown }).labels, {
+        agent: 'A',
+        step: 0,
+        reason: 'mine',
+        byUser: true,
+      });
+      assert.equal(repository.getTraceJson('nope'), undefined);
+    } finally {
+      db.close();
+    }
+  });
+});

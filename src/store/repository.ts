@@ -220,6 +220,22 @@ export class Repository {
     return labels ? { ...trace, labels } : trace;
   }
 
+  /**
+   * A trace as JSON text, as getTrace would give it, without parsing it in JavaScript: the
+   * server answers with it as it is, so opening a large trace does not hold up other requests.
+   */
+  getTraceJson(id: string): string | undefined {
+    const row = this.db
+      .prepare(
+        `SELECT CASE WHEN user_label_json IS NULL THEN trace_json
+                ELSE json_set(trace_json, '$.labels', json_set(user_label_json, '$.byUser', json('true')))
+                END AS json
+           FROM traces WHERE id = ?`,
+      )
+      .get(id) as { json: string } | undefined;
+    return row?.json;
+  }
+
   /** A trace's labels (the person's mark over the file's), read without parsing the trace. */
   getLabels(id: string): TraceLabels | undefined {
     const row = this.db
