@@ -94,6 +94,7 @@ function checkLlmOptions(method: string, options: LlmOptions): void {
     resolveConnection(spec, {
       ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
       ...(options.apiKey ? { apiKey: options.apiKey } : {}),
+      ...(options.environmentKey === false ? { environmentKey: false } : {}),
     });
 }
 
