@@ -466,6 +466,38 @@ describe('web page in Chromium', { skip }, () => {
     await page.close();
   });
 
+  it('pages History past 50 traces, and the filter counts every match', async () => {
+    const example = JSON.parse(readFileSync(HC_6, 'utf8')) as { history: { content: string }[] };
+    for (let index = 0; index < 55; index += 1) {
+      const trace = structuredClone(example);
+      trace.history[0]!.content += ` (paging run ${index})`;
+      const response = await fetch(
+        new URL(`/api/traces?name=paging-${index}.json`, server.state.url),
+        {
+          method: 'POST',
+          body: JSON.stringify(trace),
+          headers: { 'content-type': 'application/octet-stream' },
+        },
+      );
+      assert.equal(response.status, 201);
+    }
+    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    await page.goto(new URL('/history', server.state.url).href);
+    const rows = page.locator('#history tbody tr');
+    await rows.first().waitFor();
+    assert.equal(await rows.count(), 50);
+    const pager = page.locator('nav.pager[aria-label="History pages"]');
+    const total = Number(/of (\d+)/.exec((await pager.textContent()) ?? '')?.[1]);
+    assert.ok(total >= 55, `${total} traces in all`);
+    await pager.locator('button:has-text("Next")').click();
+    await pager.locator('span', { hasText: `51–${total} of ${total}` }).waitFor();
+    assert.equal(await rows.count(), total - 50);
+    await page.fill('#history-filter', 'paging-');
+    await page.locator('#history-status', { hasText: '55 traces match' }).waitFor();
+    assert.equal(await rows.count(), 50, 'the first page of the matches');
+    await page.close();
+  });
+
   it('renders a trace with <script> and <img onerror> as text', async () => {
     const page = await browser.newPage();
     const dialogs: string[] = [];
