@@ -2,7 +2,7 @@
  * The HTTP API: upload traces, run analyses, browse analyses and evaluation runs. Inputs are
  * validated here, at the edge; handlers call the same library functions as the command line.
  */
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { z } from 'zod';
 import { listMethods } from '../attribution/registry.js';
@@ -15,7 +15,6 @@ import type {
   ExamplesResponse,
   HistoryRow,
   MethodsResponse,
-  TraceResponse,
   TracesResponse,
 } from './api-types.js';
 import { evaluationRoutes } from './evaluation-routes.js';
@@ -141,13 +140,14 @@ export function apiRoutes(repository: Repository, options: RouteOptions): Hono {
     return context.json({ traces: items.map(historyRow), ...page } satisfies TracesResponse);
   });
 
-  // The stored JSON is sent as it is (a TraceResponse), never parsed here.
-  api.get('/traces/:id', (context) => {
-    const json = repository.getTraceJson(context.req.param('id'));
-    if (json === undefined)
-      throw new HTTPException(404, { message: `no trace ${context.req.param('id')}` });
+  // A trace is answered with the JSON the database holds (a TraceResponse), never parsed here.
+  const traceAnswer = (context: Context, id: string) => {
+    const json = repository.getTraceJson(id);
+    if (json === undefined) throw new HTTPException(404, { message: `no trace ${id}` });
     return context.body(`{"trace":${json}}`, 200, { 'content-type': 'application/json' });
-  });
+  };
+
+  api.get('/traces/:id', (context) => traceAnswer(context, context.req.param('id')));
 
   api.delete('/traces/:id', (context) => {
     if (!repository.deleteTrace(context.req.param('id')))
@@ -158,22 +158,22 @@ export function apiRoutes(repository: Repository, options: RouteOptions): Hono {
   // Teach it: a person's verdict on a trace, stored as its label (and cleared with DELETE).
   api.put('/traces/:id/label', async (context) => {
     const id = context.req.param('id');
-    const trace = repository.getTrace(id);
-    if (!trace) throw new HTTPException(404, { message: `no trace ${id}` });
     const label = await validBody(context.req.raw, userLabelSchema, 'label');
-    if (!trace.steps.some((step) => step.index === label.step))
+    const hasStep = repository.hasStep(id, label.step);
+    if (hasStep === undefined) throw new HTTPException(404, { message: `no trace ${id}` });
+    if (!hasStep)
       throw new HTTPException(400, {
         message: `invalid label: the trace has no step ${label.step}`,
       });
     repository.setUserLabel(id, label);
-    return context.json({ trace: repository.getTrace(id)! } satisfies TraceResponse);
+    return traceAnswer(context, id);
   });
 
   api.delete('/traces/:id/label', (context) => {
     const id = context.req.param('id');
     if (!repository.setUserLabel(id, null))
       throw new HTTPException(404, { message: `no trace ${id}` });
-    return context.json({ trace: repository.getTrace(id)! } satisfies TraceResponse);
+    return traceAnswer(context, id);
   });
 
   // Every labelled trace as one canonical JSON file: put it in a folder for `faultline train --data`.

@@ -236,6 +236,18 @@ export class Repository {
     return row?.json;
   }
 
+  /** Whether a stored trace has a step with this index (undefined: no such trace), read in SQL. */
+  hasStep(id: string, index: number): boolean | undefined {
+    const row = this.db
+      .prepare(
+        `SELECT EXISTS (SELECT 1 FROM json_each(trace_json, '$.steps')
+                         WHERE json_extract(value, '$.index') = ?) AS found
+           FROM traces WHERE id = ?`,
+      )
+      .get(index, id) as { found: number } | undefined;
+    return row ? row.found === 1 : undefined;
+  }
+
   /** A trace's labels (the person's mark over the file's), read without parsing the trace. */
   getLabels(id: string): TraceLabels | undefined {
     const row = this.db
