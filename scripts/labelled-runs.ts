@@ -1,5 +1,5 @@
 /** What the scripts share: the labelled runs of the folders named on their command line. */
-import { isLabelled } from '../src/attribution/offline/inputs.js';
+import { isLabelled } from '../src/attribution/offline/features/inputs.js';
 import { loadBatch } from '../src/trace/load.js';
 import type { Trace } from '../src/trace/model.js';
 

@@ -7,8 +7,8 @@
  *   node --import tsx scripts/learning-curve.ts ../shared/datasets/who-and-when ../shared/datasets/aegis
  */
 import { createHash } from 'node:crypto';
-import { attributeWithModel } from '../src/attribution/offline/attributor.js';
-import { trainOfflineModel } from '../src/attribution/offline/train.js';
+import { attributeWithModel } from '../src/attribution/offline/attribute/attributor.js';
+import { trainOfflineModel } from '../src/attribution/offline/train/scorers.js';
 import { agentCorrect, stepCorrect } from '../src/eval/metrics.js';
 import type { Trace } from '../src/trace/model.js';
 import { subsetOf } from '../src/trace/subset.js';

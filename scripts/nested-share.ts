@@ -7,9 +7,9 @@
  *
  *   node --import tsx scripts/nested-share.ts ../shared/datasets/who-and-when ../shared/datasets/aegis
  */
-import { attributeWithModel } from '../src/attribution/offline/attributor.js';
-import type { OfflineModel } from '../src/attribution/offline/model.js';
-import { trainOfflineModel } from '../src/attribution/offline/train.js';
+import { attributeWithModel } from '../src/attribution/offline/attribute/attributor.js';
+import type { OfflineModel } from '../src/attribution/offline/model/model-file.js';
+import { trainOfflineModel } from '../src/attribution/offline/train/scorers.js';
 import { namesResponsible } from '../src/trace/agents.js';
 import type { Trace } from '../src/trace/model.js';
 import { subsetOf } from '../src/trace/subset.js';

@@ -46,16 +46,16 @@ export {
   attributeWithModel,
   predictOffline,
   DEFAULT_MODEL_PATH,
-} from './attribution/offline/attributor.js';
+} from './attribution/offline/attribute/attributor.js';
 export {
   trainOfflineModel,
   DEFAULT_TRAIN_SETTINGS,
   type TrainSettings,
   type TrainOptions,
-} from './attribution/offline/train.js';
-export { calibrationFor } from './attribution/offline/calibrate.js';
+} from './attribution/offline/train/scorers.js';
+export { calibrationFor } from './attribution/offline/train/calibrate.js';
 export { withMinimumConfidence } from './attribution/min-confidence.js';
-export type { OfflineModel } from './attribution/offline/model.js';
+export type { OfflineModel } from './attribution/offline/model/model-file.js';
 
 export {
   allAtOnce,

@@ -3,7 +3,7 @@
  */
 import { UserError } from '../errors.js';
 import { createLlmMethod, llmMethodNames, type LlmOptions } from './llm/catalog.js';
-import { createOfflineMethod } from './offline/attributor.js';
+import { createOfflineMethod } from './offline/attribute/attributor.js';
 import { firstAgentMethod } from './first-agent.js';
 import type { AttributionMethod } from './method.js';
 

@@ -3,7 +3,7 @@
  * the same folds for the same flags and print the same figures.
  */
 import type { Command } from 'commander';
-import { DEFAULT_FOLD_SEEDS } from '../attribution/offline/settings.js';
+import { DEFAULT_FOLD_SEEDS } from '../attribution/offline/model/settings.js';
 import type { FoldPlan } from '../eval/baselines.js';
 import { UserError } from '../errors.js';
 import { wholeNumber } from './flag-values.js';

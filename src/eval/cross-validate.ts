@@ -7,15 +7,15 @@
  * `faultline eval` and `faultline train --cv` summarise and print them with the same code.
  */
 import { performance } from 'node:perf_hooks';
-import { isLabelled } from '../attribution/offline/inputs.js';
-import { attributeWithModel } from '../attribution/offline/attributor.js';
-import { calibrationFor } from '../attribution/offline/calibrate.js';
-import { DEFAULT_FOLD_SEEDS } from '../attribution/offline/settings.js';
+import { isLabelled } from '../attribution/offline/features/inputs.js';
+import { attributeWithModel } from '../attribution/offline/attribute/attributor.js';
+import { calibrationFor } from '../attribution/offline/train/calibrate.js';
+import { DEFAULT_FOLD_SEEDS } from '../attribution/offline/model/settings.js';
 import {
   DEFAULT_TRAIN_SETTINGS,
   trainOfflineModel,
   type TrainSettings,
-} from '../attribution/offline/train.js';
+} from '../attribution/offline/train/scorers.js';
 import type { Attribution } from '../attribution/method.js';
 import { traceHash } from '../trace/hash.js';
 import type { Trace } from '../trace/model.js';

@@ -4,7 +4,7 @@
  * (the importer's subset label, or the folder of the runs) is predicted by a model trained on the
  * others: the measure of how the model does on a system it has never seen.
  */
-import { assignFolds } from '../attribution/offline/folds.js';
+import { assignFolds } from '../attribution/offline/train/folds.js';
 import { UserError } from '../errors.js';
 import type { Trace } from '../trace/model.js';
 import { subsetOf } from '../trace/subset.js';

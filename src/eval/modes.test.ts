@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { FIXTURES } from '../../test/paths.js';
 import { scriptedModel } from '../../test/scripted-model.js';
-import { attributeWithModel, loadOfflineModel } from '../attribution/offline/attributor.js';
+import { attributeWithModel, loadOfflineModel } from '../attribution/offline/attribute/attributor.js';
 import { buildTrace } from '../trace/build-trace.js';
 import { loadTraces } from '../trace/load.js';
 import { evaluateModes, summariseModes, type ModePrediction } from './modes.js';

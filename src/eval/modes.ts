@@ -5,10 +5,10 @@
  * `offline` is the model file's classifier on runs it was not trained on; `offline-cv` trains one
  * per fold (folds grouped by task), so the shared data itself can be scored honestly.
  */
-import { attributeWithModel, loadOfflineModel } from '../attribution/offline/attributor.js';
-import { isLabelled } from '../attribution/offline/inputs.js';
-import { AGENT_MODE_FEATURE_NAMES } from '../attribution/offline/mode-features.js';
-import { labelledModes } from '../attribution/offline/mode-model.js';
+import { attributeWithModel, loadOfflineModel } from '../attribution/offline/attribute/attributor.js';
+import { isLabelled } from '../attribution/offline/features/inputs.js';
+import { AGENT_MODE_FEATURE_NAMES } from '../attribution/offline/modes/mode-features.js';
+import { labelledModes } from '../attribution/offline/modes/mode-model.js';
 import {
   addSetCounts,
   DEFAULT_MODE_SETTINGS,
@@ -16,10 +16,10 @@ import {
   frequentModes,
   modeTrainingExamples,
   trainModeModel,
-} from '../attribution/offline/mode-training.js';
-import type { OfflineModel } from '../attribution/offline/model.js';
-import { assignFolds } from '../attribution/offline/folds.js';
-import { trainOfflineModel } from '../attribution/offline/train.js';
+} from '../attribution/offline/modes/mode-training.js';
+import type { OfflineModel } from '../attribution/offline/model/model-file.js';
+import { assignFolds } from '../attribution/offline/train/folds.js';
+import { trainOfflineModel } from '../attribution/offline/train/scorers.js';
 import { canonicalAgentName } from '../trace/agents.js';
 import { traceHash } from '../trace/hash.js';
 import { MAST_MODES, mastCode, mastLabel } from '../trace/mast.js';

@@ -2,7 +2,7 @@
  * Turns evaluation records into the report's numbers: accuracy with intervals per method, setting
  * and subset; the baselines on the same traces; usage and time; the predicted-minus-true histogram.
  */
-import { isLabelled } from '../attribution/offline/inputs.js';
+import { isLabelled } from '../attribution/offline/features/inputs.js';
 import { namesAnAgent } from '../trace/agents.js';
 import type { Trace } from '../trace/model.js';
 import { baselineOutcomes } from './baselines.js';

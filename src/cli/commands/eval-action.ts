@@ -3,7 +3,7 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { extname, join } from 'node:path';
-import { DEFAULT_MODEL_PATH } from '../../attribution/offline/attributor.js';
+import { DEFAULT_MODEL_PATH } from '../../attribution/offline/attribute/attributor.js';
 import { getMethod } from '../../attribution/registry.js';
 import { databasePath, faultlineHome } from '../../config.js';
 import { openDatabase } from '../../store/database.js';
@@ -16,8 +16,8 @@ import { HELD_OUT_METHODS } from '../../eval/constants.js';
 import { modelFileHash, runEvaluation, type EvalProgress } from '../../eval/run-eval.js';
 import { evaluateModes } from '../../eval/modes.js';
 import { seedsOf } from '../../eval/folds.js';
-import { isLabelled } from '../../attribution/offline/inputs.js';
-import { labelledModes } from '../../attribution/offline/mode-model.js';
+import { isLabelled } from '../../attribution/offline/features/inputs.js';
+import { labelledModes } from '../../attribution/offline/modes/mode-model.js';
 import { ResultStore } from '../../eval/store.js';
 import { summariseEvaluation, methodLabel } from '../../eval/summary.js';
 import { shownPaths } from '../../trace/load.js';

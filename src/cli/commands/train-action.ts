@@ -5,20 +5,20 @@
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { dirname, relative, resolve } from 'node:path';
-import { hasStepLabel, isLabelled } from '../../attribution/offline/inputs.js';
-import { DEFAULT_MODEL_PATH, loadOfflineModel } from '../../attribution/offline/attributor.js';
-import { AGENT_FEATURE_NAMES } from '../../attribution/offline/agent-features.js';
-import { calibrationFor } from '../../attribution/offline/calibrate.js';
-import { FEATURE_NAMES } from '../../attribution/offline/feature-names.js';
-import { AGENT_MODE_FEATURE_NAMES } from '../../attribution/offline/mode-features.js';
-import { labelledModes, type ModeModel } from '../../attribution/offline/mode-model.js';
+import { hasStepLabel, isLabelled } from '../../attribution/offline/features/inputs.js';
+import { DEFAULT_MODEL_PATH, loadOfflineModel } from '../../attribution/offline/attribute/attributor.js';
+import { AGENT_FEATURE_NAMES } from '../../attribution/offline/features/agent-features.js';
+import { calibrationFor } from '../../attribution/offline/train/calibrate.js';
+import { FEATURE_NAMES } from '../../attribution/offline/features/feature-names.js';
+import { AGENT_MODE_FEATURE_NAMES } from '../../attribution/offline/modes/mode-features.js';
+import { labelledModes, type ModeModel } from '../../attribution/offline/modes/mode-model.js';
 import {
   DEFAULT_MODE_SETTINGS,
   modeTrainingExamples,
   trainModeModel,
-} from '../../attribution/offline/mode-training.js';
-import { DEFAULT_TRAIN_SETTINGS, trainOfflineModel } from '../../attribution/offline/train.js';
-import type { UnfamiliarStep } from '../../attribution/offline/settings.js';
+} from '../../attribution/offline/modes/mode-training.js';
+import { DEFAULT_TRAIN_SETTINGS, trainOfflineModel } from '../../attribution/offline/train/scorers.js';
+import type { UnfamiliarStep } from '../../attribution/offline/model/settings.js';
 import { UserError } from '../../errors.js';
 import { crossValidationRecords } from '../../eval/cross-validate.js';
 import { foldCount, seedsOf, type FoldPlan } from '../../eval/folds.js';

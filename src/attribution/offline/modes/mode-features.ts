@@ -6,10 +6,10 @@
  * the canonical trace and the step rows the attributor has already computed, so every format gets
  * modes and they cost almost nothing on top of attributing.
  */
-import type { Trace } from '../../trace/model.js';
-import { stepsByAgent } from './agent-features.js';
-import { FEATURE_NAMES } from './feature-names.js';
-import { isTermination } from './text-signals.js';
+import type { Trace } from '../../../trace/model.js';
+import { stepsByAgent } from '../features/agent-features.js';
+import { FEATURE_NAMES } from '../features/feature-names.js';
+import { isTermination } from '../features/text-signals.js';
 
 const SHAPE_FEATURES = [
   'run_steps_log',

@@ -4,7 +4,7 @@
  * the step and agent scorers use. The failure-mode classifier fits one per mode (mode-training.ts).
  */
 import { Matrix, solve } from 'ml-matrix';
-import type { Logistic } from './logistic.js';
+import type { Logistic } from '../scores/logistic.js';
 
 /** Fits P(label) from rows; `l2` penalises the standardised weights (not the intercept). */
 export function fitLogistic(

@@ -6,20 +6,20 @@
  * predicted by a model trained on the other systems (raw scores are far too sure there). The
  * mappings are stored in the model file.
  */
-import { namesResponsible, responsibleAgents } from '../../trace/agents.js';
-import type { Trace } from '../../trace/model.js';
-import { subsetOf } from '../../trace/subset.js';
-import { attributeWithModel, CANDIDATE_COUNT } from './attributor.js';
+import { namesResponsible, responsibleAgents } from '../../../trace/agents.js';
+import type { Trace } from '../../../trace/model.js';
+import { subsetOf } from '../../../trace/subset.js';
+import { attributeWithModel, CANDIDATE_COUNT } from '../attribute/attributor.js';
 import { fitPlatt, IDENTITY, type ConfidenceCalibration } from './platt.js';
 import { assignFolds } from './folds.js';
-import { isLabelled } from './inputs.js';
-import type { OfflineModel } from './model.js';
+import { isLabelled } from '../features/inputs.js';
+import type { OfflineModel } from '../model/model-file.js';
 import {
   DEFAULT_TRAIN_SETTINGS,
   trainOfflineModel,
   type TrainOptions,
   type TrainSettings,
-} from './train.js';
+} from './scorers.js';
 
 /** Held-out raw confidences and whether each prediction was right. */
 type Judged = {

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { FIXTURES } from '../../../test/paths.js';
-import { importTraceText, loadTraces } from '../../trace/load.js';
-import type { Trace } from '../../trace/model.js';
-import { attributeWithModel, loadOfflineModel } from './attributor.js';
+import { FIXTURES } from '../../../../test/paths.js';
+import { importTraceText, loadTraces } from '../../../trace/load.js';
+import type { Trace } from '../../../trace/model.js';
+import { attributeWithModel, loadOfflineModel } from '../attribute/attributor.js';
 import { originOfCall } from './call-origin.js';
-import { stepInputs } from './inputs.js';
+import { stepInputs } from '../features/inputs.js';
 
 type Message = Record<string, unknown>;
 

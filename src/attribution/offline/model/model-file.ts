@@ -4,12 +4,12 @@
  */
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { ModelFileError } from '../../errors.js';
-import { AGENT_FEATURE_NAMES } from './agent-features.js';
-import type { LinearScorer } from './scoring.js';
-import { FEATURE_NAMES } from './feature-names.js';
-import { AGENT_MODE_FEATURE_NAMES, MODE_FEATURE_NAMES } from './mode-features.js';
-import { modeModelSchema } from './mode-model.js';
+import { ModelFileError } from '../../../errors.js';
+import { AGENT_FEATURE_NAMES } from '../features/agent-features.js';
+import type { LinearScorer } from '../scores/scoring.js';
+import { FEATURE_NAMES } from '../features/feature-names.js';
+import { AGENT_MODE_FEATURE_NAMES, MODE_FEATURE_NAMES } from '../modes/mode-features.js';
+import { modeModelSchema } from '../modes/mode-model.js';
 import { UNFAMILIAR_STEPS } from './settings.js';
 
 /** Bumped whenever the file layout or the meaning of a feature changes. */

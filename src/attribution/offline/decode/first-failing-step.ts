@@ -3,8 +3,8 @@
  * `unfamiliarStep: 'first-failing'`): the named agent's earliest step that went wrong as far as
  * the run shows, read from the step features alone, so it means the same in any system.
  */
-import type { Trace } from '../../trace/model.js';
-import { FEATURE_NAMES, type FeatureName } from './feature-names.js';
+import type { Trace } from '../../../trace/model.js';
+import { FEATURE_NAMES, type FeatureName } from '../features/feature-names.js';
 
 const columns = (names: readonly FeatureName[]) =>
   names.map((name) => ({ name, column: FEATURE_NAMES.indexOf(name) }));

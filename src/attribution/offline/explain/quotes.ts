@@ -4,12 +4,12 @@
  * patterns and figures (a figure new to the run, as the features read the run's figures); and
  * quotes cut at 160 characters, around the figure they are quoted for.
  */
-import type { Step, Trace } from '../../trace/model.js';
-import { squash, squashTask, stepText } from '../../trace/step-text.js';
-import { hasPhrase, type PhraseSignal } from './phrases.js';
-import { figuresOf, runFactsOf, type RunFigures } from './run-facts.js';
-import { firstNumberAt, numbersIn } from './text-signals.js';
-import { wordsIn, type WordSet } from './tokens.js';
+import type { Step, Trace } from '../../../trace/model.js';
+import { squash, squashTask, stepText } from '../../../trace/step-text.js';
+import { hasPhrase, type PhraseSignal } from '../features/phrases.js';
+import { figuresOf, runFactsOf, type RunFigures } from '../features/run-facts.js';
+import { firstNumberAt, numbersIn } from '../features/text-signals.js';
+import { wordsIn, type WordSet } from '../features/tokens.js';
 
 /** What a line test may read besides the line: the run's figures, as the features read them. */
 interface QuoteContext {

@@ -5,7 +5,7 @@
  * converges in a few iterations and the fit is deterministic.
  */
 import { Matrix, solve } from 'ml-matrix';
-import type { LinearScorer } from './scoring.js';
+import type { LinearScorer } from '../scores/scoring.js';
 
 /**
  * One labelled list: a feature row per item, which items may be chosen, and the right one, or the

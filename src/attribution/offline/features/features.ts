@@ -5,8 +5,8 @@
  * gracefully where a format carries less. The model never sees ids, file names or the question
  * text itself, only derived quantities.
  */
-import { postsTask, relaysEarlier } from '../../trace/agents.js';
-import type { Trace } from '../../trace/model.js';
+import { postsTask, relaysEarlier } from '../../../trace/agents.js';
+import type { Trace } from '../../../trace/model.js';
 import { fillStepFeatures, type FeatureValues } from './feature-families.js';
 import { FEATURE_NAMES } from './feature-names.js';
 import { figuresOf, runFactsOf, type RunFacts, type RunFigures } from './run-facts.js';

@@ -6,8 +6,8 @@
  * unless its team is one a training system has run with (an unusual run of a known team). The
  * model file keeps what these need; an unfamiliar trace's attribution says so.
  */
-import { onTeam } from '../../trace/agents.js';
-import type { Trace } from '../../trace/model.js';
+import { onTeam } from '../../../trace/agents.js';
+import type { Trace } from '../../../trace/model.js';
 
 /** Mean and spread of training traces' profiles, and the distance beyond which a run is unlike them. */
 export interface ProfileModel {

@@ -3,10 +3,10 @@
  * score, in words, with the line of the step (or of what follows it: the failing output, the
  * next agent turn) that shows them (quotes.ts finds the lines).
  */
-import type { Step, Trace } from '../../trace/model.js';
-import { stepText } from '../../trace/step-text.js';
-import type { Evidence } from '../method.js';
-import { FEATURE_NAMES, type FeatureName } from './feature-names.js';
+import type { Step, Trace } from '../../../trace/model.js';
+import { stepText } from '../../../trace/step-text.js';
+import type { Evidence } from '../../method.js';
+import { FEATURE_NAMES, type FeatureName } from '../features/feature-names.js';
 import {
   anyLine,
   matching,
@@ -19,9 +19,9 @@ import {
   statesNewFigure,
   type LineTest,
 } from './quotes.js';
-import type { RunFigures } from './run-facts.js';
-import type { LinearScorer } from './scoring.js';
-import { ERROR_OUTPUT } from './text-signals.js';
+import type { RunFigures } from '../features/run-facts.js';
+import type { LinearScorer } from '../scores/scoring.js';
+import { ERROR_OUTPUT } from '../features/text-signals.js';
 
 /** A code fence that opens a line: a code block, not a mention of one (a roster's "```python"). */
 const CODE_FENCE = /(?:^|\n)[ \t]*```/;

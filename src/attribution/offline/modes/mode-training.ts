@@ -7,14 +7,14 @@
  * enough for naming it to pay. The k most frequent training modes are kept as the constant baseline
  * it is judged against.
  */
-import { sameAgent } from '../../trace/agents.js';
-import { traceHash } from '../../trace/hash.js';
-import { MAST_MODES, mastCode } from '../../trace/mast.js';
-import type { Trace } from '../../trace/model.js';
-import { fitLogistic } from './fit-logistic.js';
-import { assignFolds } from './folds.js';
-import { stepInputs } from './inputs.js';
-import { logisticProbability } from './logistic.js';
+import { sameAgent } from '../../../trace/agents.js';
+import { traceHash } from '../../../trace/hash.js';
+import { MAST_MODES, mastCode } from '../../../trace/mast.js';
+import type { Trace } from '../../../trace/model.js';
+import { fitLogistic } from '../train/fit-logistic.js';
+import { assignFolds } from '../train/folds.js';
+import { stepInputs } from '../features/inputs.js';
+import { logisticProbability } from '../scores/logistic.js';
 import { agentModeFeatures, MODE_FEATURE_NAMES, modeFeatures } from './mode-features.js';
 import { labelledModes, type ModeModel } from './mode-model.js';
 

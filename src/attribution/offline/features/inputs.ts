@@ -2,11 +2,11 @@
  * What the scorers read from a trace: step feature rows, the candidate mask, and step
  * probabilities; plus which traces are usable for training. Shared by training and attributing.
  */
-import { namesAnAgent } from '../../trace/agents.js';
-import type { Trace } from '../../trace/model.js';
+import { namesAnAgent } from '../../../trace/agents.js';
+import type { Trace } from '../../../trace/model.js';
 import { featuresAndMask, type StepInputs } from './features.js';
 import type { RunFigures } from './run-facts.js';
-import { scoreRows, softmax, type LinearScorer } from './scoring.js';
+import { scoreRows, softmax, type LinearScorer } from '../scores/scoring.js';
 
 /** True when a trace names a responsible agent (one, or several for injected faults). */
 function hasAgentLabel(trace: Trace): boolean {

@@ -4,8 +4,8 @@
  * numbers, whether it is a failing or empty tool output, a progress review, and what the agent says
  * (phrases.ts).
  */
-import type { Step } from '../../trace/model.js';
-import { stepText } from '../../trace/step-text.js';
+import type { Step } from '../../../trace/model.js';
+import { stepText } from '../../../trace/step-text.js';
 import { NO_PHRASES, findPhrases, type PhraseHits } from './phrases.js';
 import { EMPTY_OUTPUT, ERROR_OUTPUT, numbersIn } from './text-signals.js';
 import { readWords, type WordSet } from './tokens.js';

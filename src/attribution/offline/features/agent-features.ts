@@ -4,7 +4,7 @@
  * second conditional logit over agents uses them, which names the responsible agent more accurately
  * than taking the agent of the single most likely step.
  */
-import type { Step, Trace } from '../../trace/model.js';
+import type { Step, Trace } from '../../../trace/model.js';
 import { FEATURE_NAMES, type FeatureName } from './feature-names.js';
 import type { UnsharedShares } from './unshared.js';
 

@@ -4,7 +4,7 @@
  * them out in the column order of feature-names.ts. A family's return type lists its names, so a
  * feature computed twice, misspelt or forgotten fails to compile.
  */
-import type { Step } from '../../trace/model.js';
+import type { Step } from '../../../trace/model.js';
 import { kindsOf } from './agent-kinds.js';
 import type { FeatureName } from './feature-names.js';
 import type { RunFacts, StepState } from './run-facts.js';

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { buildTrace } from '../../trace/build-trace.js';
-import type { TraceLabels } from '../../trace/model.js';
-import { loadOfflineModel, attributeWithModel } from './attributor.js';
-import { fitLogistic } from './fit-logistic.js';
-import { logisticProbability } from './logistic.js';
+import { buildTrace } from '../../../trace/build-trace.js';
+import type { TraceLabels } from '../../../trace/model.js';
+import { loadOfflineModel, attributeWithModel } from '../attribute/attributor.js';
+import { fitLogistic } from '../train/fit-logistic.js';
+import { logisticProbability } from '../scores/logistic.js';
 import { AGENT_MODE_FEATURE_NAMES, MODE_FEATURE_NAMES, modeFeatures } from './mode-features.js';
 import {
   labelledModes,
@@ -20,7 +20,7 @@ import {
   trainModeModel,
   type ModeExample,
 } from './mode-training.js';
-import { stepInputs } from './inputs.js';
+import { stepInputs } from '../features/inputs.js';
 
 const run = (contents: string[], labels?: TraceLabels, question?: string) =>
   buildTrace({

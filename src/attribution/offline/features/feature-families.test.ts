@@ -1,8 +1,8 @@
 /** Each feature family on a small run whose signals are known, and the families' coverage. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { buildTrace } from '../../trace/build-trace.js';
-import type { Trace } from '../../trace/model.js';
+import { buildTrace } from '../../../trace/build-trace.js';
+import type { Trace } from '../../../trace/model.js';
 import { AGENT_FEATURE_NAMES, computeAgentFeatures } from './agent-features.js';
 import { FEATURE_FAMILIES, type FeatureValues } from './feature-families.js';
 import { FEATURE_NAMES } from './feature-names.js';

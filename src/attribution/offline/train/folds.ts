@@ -3,8 +3,8 @@
  * task always share a fold, so no question is both trained on and tested on.
  */
 import { createHash } from 'node:crypto';
-import type { Trace } from '../../trace/model.js';
-import { subsetOf } from '../../trace/subset.js';
+import type { Trace } from '../../../trace/model.js';
+import { subsetOf } from '../../../trace/subset.js';
 
 /** The grouping key: the question text when known (only hashed, never a feature), else the id. */
 function groupKey(trace: Trace): string {

@@ -4,19 +4,19 @@
  * agent features that include the step scorer's probabilities.
  * Deterministic: the same traces give the same file.
  */
-import { responsibleAgents, sameAgent } from '../../trace/agents.js';
-import { traceHash } from '../../trace/hash.js';
-import type { Trace } from '../../trace/model.js';
-import { subsetOf } from '../../trace/subset.js';
-import { AGENT_FEATURE_NAMES, computeAgentFeatures } from './agent-features.js';
+import { responsibleAgents, sameAgent } from '../../../trace/agents.js';
+import { traceHash } from '../../../trace/hash.js';
+import type { Trace } from '../../../trace/model.js';
+import { subsetOf } from '../../../trace/subset.js';
+import { AGENT_FEATURE_NAMES, computeAgentFeatures } from '../features/agent-features.js';
 import { fitConditionalLogit, type LabelledList } from './conditional-logit.js';
-import { fitFamiliarity } from './familiarity.js';
-import { FEATURE_NAMES } from './feature-names.js';
-import { hasStepLabel, isLabelled, stepInputs, stepProbabilitiesOf } from './inputs.js';
-import { MODEL_FORMAT_VERSION, type OfflineModel } from './model.js';
-import { DEFAULT_TRAIN_SETTINGS, type TrainSettings } from './settings.js';
+import { fitFamiliarity } from '../familiarity/familiarity.js';
+import { FEATURE_NAMES } from '../features/feature-names.js';
+import { hasStepLabel, isLabelled, stepInputs, stepProbabilitiesOf } from '../features/inputs.js';
+import { MODEL_FORMAT_VERSION, type OfflineModel } from '../model/model-file.js';
+import { DEFAULT_TRAIN_SETTINGS, type TrainSettings } from '../model/settings.js';
 
-export { DEFAULT_TRAIN_SETTINGS, type TrainSettings } from './settings.js';
+export { DEFAULT_TRAIN_SETTINGS, type TrainSettings } from '../model/settings.js';
 
 /** Rows with the dropped features set to 0, so their weights stay 0. */
 function dropColumns(rows: number[][], names: readonly string[], settings: TrainSettings) {

@@ -5,7 +5,7 @@
  * system at a time, this is among the few signals that mean the same in every system
  * (docs/MODEL.md).
  */
-import type { Trace } from '../../trace/model.js';
+import type { Trace } from '../../../trace/model.js';
 import type { RunFacts } from './run-facts.js';
 import { hashWord, WordSet } from './tokens.js';
 

@@ -3,8 +3,8 @@
  * a reason quoting the evidence. No API key, no network, a few milliseconds per trace.
  */
 import { fileURLToPath } from 'node:url';
-import { onTeam } from '../../trace/agents.js';
-import type { Trace } from '../../trace/model.js';
+import { onTeam } from '../../../trace/agents.js';
+import type { Trace } from '../../../trace/model.js';
 import {
   NO_USAGE,
   wholePercent,
@@ -12,23 +12,23 @@ import {
   type AttributeOptions,
   type AttributionMethod,
   type Candidate,
-} from '../method.js';
-import { computeAgentFeatures } from './agent-features.js';
-import { scoreRows, softmax } from './scoring.js';
-import { explainCallOrigin, originOfCall } from './call-origin.js';
-import { explainStep } from './evidence.js';
-import { FIRST_FAILING_TEXT, firstFailingStep, firstRejectedAgent } from './first-failing-step.js';
-import { isFamiliar, lookOf, type FamiliarityModel } from './familiarity.js';
-import { applyPlatt, type Platt } from './platt.js';
-import { readModelFile, type OfflineModel } from './model.js';
-import { attributionInputs, stepProbabilitiesOf } from './inputs.js';
-import type { RunFigures } from './run-facts.js';
-import { modeFeatures } from './mode-features.js';
-import { predictAgentModes, predictModes, stepTiedMode, type ModeModel } from './mode-model.js';
+} from '../../method.js';
+import { computeAgentFeatures } from '../features/agent-features.js';
+import { scoreRows, softmax } from '../scores/scoring.js';
+import { explainCallOrigin, originOfCall } from '../decode/call-origin.js';
+import { explainStep } from '../explain/evidence.js';
+import { FIRST_FAILING_TEXT, firstFailingStep, firstRejectedAgent } from '../decode/first-failing-step.js';
+import { isFamiliar, lookOf, type FamiliarityModel } from '../familiarity/familiarity.js';
+import { applyPlatt, type Platt } from '../train/platt.js';
+import { readModelFile, type OfflineModel } from '../model/model-file.js';
+import { attributionInputs, stepProbabilitiesOf } from '../features/inputs.js';
+import type { RunFigures } from '../features/run-facts.js';
+import { modeFeatures } from '../modes/mode-features.js';
+import { predictAgentModes, predictModes, stepTiedMode, type ModeModel } from '../modes/mode-model.js';
 
 /** Where the shipped model lives: `models/` at the package root, from src/ and dist/ alike. */
 export const DEFAULT_MODEL_PATH = fileURLToPath(
-  new URL('../../../models/offline-model.json', import.meta.url),
+  new URL('../../../../models/offline-model.json', import.meta.url),
 );
 
 /** Everything the model concludes about a trace, before it is phrased as an Attribution. */

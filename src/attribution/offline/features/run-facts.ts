@@ -5,7 +5,7 @@
  * running state (its speaker's turn, its rank among agent steps). Computed once per trace in
  * linear passes, so features never scan the trace again.
  */
-import type { Trace } from '../../trace/model.js';
+import type { Trace } from '../../../trace/model.js';
 import { factsOf, type StepFacts } from './step-facts.js';
 import { numbersIn } from './text-signals.js';
 import { wordsIn, type WordSet } from './tokens.js';

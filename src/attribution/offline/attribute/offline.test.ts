@@ -9,24 +9,24 @@ import {
   MAD_MAST,
   ROOT,
   WHO_AND_WHEN,
-} from '../../../test/paths.js';
-import { ModelFileError } from '../../errors.js';
-import { withMinimumConfidence } from '../min-confidence.js';
-import { buildTrace } from '../../trace/build-trace.js';
-import { loadBatch, loadTrace } from '../../trace/load.js';
-import type { Trace } from '../../trace/model.js';
+} from '../../../../test/paths.js';
+import { ModelFileError } from '../../../errors.js';
+import { withMinimumConfidence } from '../../min-confidence.js';
+import { buildTrace } from '../../../trace/build-trace.js';
+import { loadBatch, loadTrace } from '../../../trace/load.js';
+import type { Trace } from '../../../trace/model.js';
 import { attributeWithModel, DEFAULT_MODEL_PATH, loadOfflineModel } from './attributor.js';
-import { fitFamiliarity, type FamiliarityModel } from './familiarity.js';
-import { explainStep } from './evidence.js';
-import { FEATURE_NAMES, type FeatureName } from './feature-names.js';
-import { stepInputs } from './inputs.js';
-import { computeFeatures } from './features.js';
-import { validateModel, type OfflineModel } from './model.js';
-import { calibrationFor } from './calibrate.js';
-import { trainOfflineModel } from './train.js';
-import type { LinearScorer } from './scoring.js';
-import { AGENT_MODE_FEATURE_NAMES } from './mode-features.js';
-import { DEFAULT_MODE_SETTINGS, modeTrainingExamples, trainModeModel } from './mode-training.js';
+import { fitFamiliarity, type FamiliarityModel } from '../familiarity/familiarity.js';
+import { explainStep } from '../explain/evidence.js';
+import { FEATURE_NAMES, type FeatureName } from '../features/feature-names.js';
+import { stepInputs } from '../features/inputs.js';
+import { computeFeatures } from '../features/features.js';
+import { validateModel, type OfflineModel } from '../model/model-file.js';
+import { calibrationFor } from '../train/calibrate.js';
+import { trainOfflineModel } from '../train/scorers.js';
+import type { LinearScorer } from '../scores/scoring.js';
+import { AGENT_MODE_FEATURE_NAMES } from '../modes/mode-features.js';
+import { DEFAULT_MODE_SETTINGS, modeTrainingExamples, trainModeModel } from '../modes/mode-training.js';
 
 async function loadAll(path: string): Promise<Trace[]> {
   const traces: Trace[] = [];
@@ -423,7 +423,7 @@ describe('familiarity and confidence', () => {
 
 describe('the library entry point', () => {
   it("attributes the original tool's plain object", async () => {
-    const { attribute } = await import('../attribute.js');
+    const { attribute } = await import('../../attribute.js');
     const result = await attribute({
       question: 'What is 17 * 23?',
       history: [

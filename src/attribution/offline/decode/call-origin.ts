@@ -8,12 +8,12 @@
  * run. The issue's signals "a tool call with wrong arguments" and "who introduced it", read from
  * the run alone.
  */
-import { blamableSteps } from '../../trace/agents.js';
-import type { Trace } from '../../trace/model.js';
-import { stepText } from '../../trace/step-text.js';
-import { quoting, type StepExplanation } from './evidence.js';
-import { shorten } from './quotes.js';
-import { isTokenCode } from './tokens.js';
+import { blamableSteps } from '../../../trace/agents.js';
+import type { Trace } from '../../../trace/model.js';
+import { stepText } from '../../../trace/step-text.js';
+import { quoting, type StepExplanation } from '../explain/evidence.js';
+import { shorten } from '../explain/quotes.js';
+import { isTokenCode } from '../features/tokens.js';
 
 /** Tokens with a digit in them, lower-cased: `#W7781023` gives `w7781023`. */
 const FIGURE = /[a-z0-9_]*[0-9][a-z0-9_]*/g;

@@ -5,11 +5,11 @@
  * Training lives in mode-training.ts, so that attributing does not load it.
  */
 import { z } from 'zod';
-import { mastCode } from '../../trace/mast.js';
-import { foundMode } from '../found-mode.js';
-import type { Trace } from '../../trace/model.js';
-import type { AgentModes, FoundMode } from '../method.js';
-import { logisticProbability } from './logistic.js';
+import { mastCode } from '../../../trace/mast.js';
+import { foundMode } from '../../found-mode.js';
+import type { Trace } from '../../../trace/model.js';
+import type { AgentModes, FoundMode } from '../../method.js';
+import { logisticProbability } from '../scores/logistic.js';
 import { agentModeFeatures } from './mode-features.js';
 
 export const modeModelSchema = z.object({

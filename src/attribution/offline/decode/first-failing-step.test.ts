@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { buildTrace } from '../../trace/build-trace.js';
-import { FEATURE_NAMES, type FeatureName } from './feature-names.js';
+import { buildTrace } from '../../../trace/build-trace.js';
+import { FEATURE_NAMES, type FeatureName } from '../features/feature-names.js';
 import { firstFailingStep, firstRejectedAgent } from './first-failing-step.js';
 
 const trace = buildTrace({
