@@ -19,6 +19,7 @@ export interface DraftStep {
   timestamp?: string;
   error?: string;
   span?: Step['span'];
+  logprobs?: Step['logprobs'];
 }
 
 /** Everything about a trace except its steps' numbering and the derived agent list. */
@@ -49,6 +50,7 @@ export function buildTrace(draft: DraftTrace): Trace {
     if (step.timestamp) built.timestamp = step.timestamp;
     if (step.error) built.error = step.error;
     if (step.span) built.span = step.span;
+    if (step.logprobs) built.logprobs = step.logprobs;
     return built;
   });
 

@@ -40,6 +40,23 @@ export interface Step {
   error?: string;
   /** The span the step came from, for tracing formats: to map a result back to the user's tool. */
   span?: SpanInfo;
+  /** How sure the model was of the step's tokens, where the source logged log probabilities. */
+  logprobs?: StepLogprobs;
+}
+
+/**
+ * A step's token log probabilities, summarised (src/trace/logprobs.ts): a sudden drop often marks
+ * where a run went wrong. Natural logarithms, as providers give them; 0 is certainty.
+ */
+export interface StepLogprobs {
+  /** Mean log probability over the step's tokens. */
+  mean: number;
+  /** The least likely token's log probability. */
+  min: number;
+  /** Number of tokens the summary covers. */
+  tokens: number;
+  /** The least likely tokens, least likely first (at most five); `position` counts from 0. */
+  lowest: { token: string; logprob: number; position: number }[];
 }
 
 /** What a tracing source recorded about a step's span. */

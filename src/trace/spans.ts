@@ -4,7 +4,7 @@
  * shape and this module orders them and decides which span becomes which step.
  */
 import type { DraftStep } from './build-trace.js';
-import type { SpanInfo, ToolCall, ToolResult } from './model.js';
+import type { SpanInfo, StepLogprobs, ToolCall, ToolResult } from './model.js';
 import { callsText } from './step-text.js';
 
 /** A span reduced to what step-building needs. */
@@ -36,6 +36,8 @@ export interface NeutralSpan {
   model?: string;
   inputTokens?: number;
   outputTokens?: number;
+  /** Token log probabilities of a model call's output, where the source logged them. */
+  logprobs?: StepLogprobs;
 }
 
 /** The step's span facts: id, parent, duration (start and end are nanoseconds), model, tokens. */
@@ -149,6 +151,7 @@ export function stepsFromSpans(spans: readonly NeutralSpan[]): DraftStep[] {
     if (span.error) base.error = span.error;
     if (span.toolCalls?.length) base.toolCalls = span.toolCalls;
     if (span.toolResults?.length) base.toolResults = span.toolResults;
+    if (span.logprobs) base.logprobs = span.logprobs;
     const errorLine = span.error ? `[error] ${span.error}` : '';
     const content = [span.content, errorLine].filter((part) => part.length > 0).join('\n');
     switch (span.kind) {

@@ -6,6 +6,8 @@ import { z } from 'zod';
 import { TraceFormatError } from '../../errors.js';
 import { buildTrace } from '../build-trace.js';
 import { isObject, validate, type TraceFormat } from '../format.js';
+import { readLogprobs } from '../logprobs.js';
+import type { StepLogprobs } from '../model.js';
 import { requireSteps } from './chat-messages.js';
 
 const NAME = 'canonical';
@@ -41,6 +43,8 @@ const stepSchema = z.object({
       outputTokens: z.number().optional(),
     })
     .optional(),
+  /** Kept as read: `readLogprobs` takes faultline's own summary or a provider's token list. */
+  logprobs: z.unknown().optional(),
 });
 
 const traceSchema = z.object({
@@ -62,6 +66,12 @@ const traceSchema = z.object({
     })
     .optional(),
 });
+
+/** A step's log probabilities, where it has some this reader understands. */
+function logprobsOf(value: unknown): { logprobs?: StepLogprobs } {
+  const logprobs = readLogprobs(value);
+  return logprobs ? { logprobs } : {};
+}
 
 const looksCanonical = (value: unknown) =>
   isObject(value) &&
@@ -125,6 +135,7 @@ export const canonicalFormat: TraceFormat = {
             : {}),
           ...(step.timestamp ? { timestamp: step.timestamp } : {}),
           ...(step.error ? { error: step.error } : {}),
+          ...logprobsOf(step.logprobs),
         })),
         ...(trace.metadata ? { metadata: trace.metadata } : {}),
         ...(trace.labels ? { labels: trace.labels } : {}),

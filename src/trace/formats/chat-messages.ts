@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { TraceFormatError } from '../../errors.js';
 import type { DraftStep } from '../build-trace.js';
 import { argumentsText, itemPosition, textOf, validate } from '../format.js';
+import { readLogprobs } from '../logprobs.js';
 import { callsText } from '../step-text.js';
 import type { StepRole, TraceLabels } from '../model.js';
 
@@ -31,6 +32,8 @@ export const chatMessageSchema = z.object({
   tool_responses: z.array(toolResponseSchema).nullish(),
   tool_call_id: z.string().nullish(),
   timestamp: z.union([z.string(), z.number()]).nullish(),
+  /** Token log probabilities logged with the reply (a Chat Completions choice's `logprobs`). */
+  logprobs: z.unknown().nullish(),
 });
 
 export type ChatMessage = z.infer<typeof chatMessageSchema>;
@@ -123,6 +126,8 @@ export function draftStepsFromMessages(
     if (message.timestamp !== null && message.timestamp !== undefined) {
       step.timestamp = String(message.timestamp);
     }
+    const logprobs = readLogprobs(message.logprobs);
+    if (logprobs) step.logprobs = logprobs;
     return step;
   });
 }

@@ -2,12 +2,16 @@
  * OpenTelemetry GenAI semantic conventions in OTLP/JSON: `invoke_agent`, `chat` and
  * `execute_tool` spans, agent names in `gen_ai.agent.name`, messages in
  * `gen_ai.input.messages` / `gen_ai.output.messages` (or in span events, as older versions emit).
+ * The conventions name no attribute for token log probabilities yet; a model call's are read from
+ * `gen_ai.response.logprobs` (the provider's `logprobs` as JSON text), else from a `logprobs` field
+ * of its `gen_ai.choice` events or of its output messages (src/trace/logprobs.ts reads the shapes).
  */
 import { TraceFormatError } from '../../errors.js';
 import { buildTrace } from '../build-trace.js';
 import { parseJsonOr, argumentsText, isObject, textOf, type TraceFormat } from '../format.js';
+import { readLogprobs, readLogprobsOfParts } from '../logprobs.js';
 import { callsText } from '../step-text.js';
-import type { ToolCall } from '../model.js';
+import type { StepLogprobs, ToolCall } from '../model.js';
 import { decodeOtlp, isOtlp, type OtlpSpan } from '../otlp.js';
 import {
   isoOfNanos,
@@ -68,6 +72,21 @@ function outputMessages(span: OtlpSpan) {
   return fromEvents;
 }
 
+/** A model call's token log probabilities, where the span holds some (see the header). */
+function spanLogprobs(span: OtlpSpan): StepLogprobs | undefined {
+  const attribute = readLogprobs(span.attributes['gen_ai.response.logprobs']);
+  if (attribute) return attribute;
+  const logged = (value: unknown) => (isObject(value) ? value.logprobs : undefined);
+  const outputs = parseJsonOr(span.attributes['gen_ai.output.messages']);
+  const parts = [
+    ...span.events
+      .filter((event) => event.name === 'gen_ai.choice')
+      .map((event) => event.attributes.logprobs ?? logged(parseJsonOr(event.attributes.message))),
+    ...(Array.isArray(outputs) ? outputs.map(logged) : []),
+  ].filter((part) => part !== undefined);
+  return readLogprobsOfParts(parts);
+}
+
 function inputMessages(span: OtlpSpan) {
   const fromAttributes = readMessages(span.attributes['gen_ai.input.messages']);
   if (fromAttributes.length > 0) return fromAttributes;
@@ -118,6 +137,8 @@ function neutral(span: OtlpSpan): NeutralSpan {
     );
     out.content = outputs.map((message) => message.text).join('\n');
     out.toolCalls = outputs.flatMap((message) => message.toolCalls);
+    const logprobs = spanLogprobs(span);
+    if (logprobs) out.logprobs = logprobs;
   } else if (operation === 'execute_tool') {
     out.kind = 'tool';
     out.name = String(
