@@ -13,7 +13,7 @@
 import { writeFileSync } from 'node:fs';
 import type { Calibration } from '../src/eval/calibration.js';
 import { crossValidationRecords } from '../src/eval/cross-validate.js';
-import type { FoldPlan } from '../src/eval/folds.js';
+import type { FoldPlan } from '../src/attribution/offline/train/folds.js';
 import { reliabilityChart } from '../src/eval/report-html.js';
 import { reliabilityTable, type ReliabilityLine } from '../src/eval/report-markdown.js';
 import { calibrationOfRecords } from '../src/eval/summary.js';

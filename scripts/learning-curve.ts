@@ -8,7 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import { attributeWithModel } from '../src/attribution/offline/attribute/attributor.js';
-import { trainOfflineModel } from '../src/attribution/offline/train/scorers.js';
+import { trainModelFile } from '../src/attribution/offline/train/train-model-file.js';
 import { agentCorrect, stepCorrect } from '../src/eval/metrics.js';
 import type { Trace } from '../src/trace/model.js';
 import { subsetOf } from '../src/trace/subset.js';
@@ -52,8 +52,9 @@ for (const system of systems) {
         added.add(trace);
         questions.add(trace.question ?? trace.id);
       }
-      const model = trainOfflineModel([...others, ...added], undefined, [], {
+      const model = trainModelFile([...others, ...added], {
         weightOf: (trace) => (added.has(trace) ? userWeight : 1),
+        parts: ['scorers'],
       });
       for (const trace of own) {
         if (added.has(trace) || questions.has(trace.question ?? trace.id)) continue;

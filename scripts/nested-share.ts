@@ -9,7 +9,7 @@
  */
 import { attributeWithModel } from '../src/attribution/offline/attribute/attributor.js';
 import type { OfflineModel } from '../src/attribution/offline/model/model-file.js';
-import { trainOfflineModel } from '../src/attribution/offline/train/scorers.js';
+import { trainModelFile } from '../src/attribution/offline/train/train-model-file.js';
 import { namesResponsible } from '../src/trace/agents.js';
 import type { Trace } from '../src/trace/model.js';
 import { subsetOf } from '../src/trace/subset.js';
@@ -26,7 +26,10 @@ function modelWithout(left: readonly string[]): OfflineModel {
   const key = [...left].sort().join('\u0000');
   let model = models.get(key);
   if (!model) {
-    model = trainOfflineModel(traces.filter((trace) => !left.includes(subsetOf(trace))));
+    model = trainModelFile(
+      traces.filter((trace) => !left.includes(subsetOf(trace))),
+      { parts: ['scorers'] },
+    );
     models.set(key, model);
   }
   return model;

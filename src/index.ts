@@ -48,12 +48,17 @@ export {
   DEFAULT_MODEL_PATH,
 } from './attribution/offline/attribute/attributor.js';
 export {
-  trainOfflineModel,
+  trainModelFile,
+  MODEL_PARTS,
+  MIN_MODE_RUNS,
+  type ModelPart,
+  type ModeTraining,
+  type TrainModelOptions,
+} from './attribution/offline/train/train-model-file.js';
+export {
   DEFAULT_TRAIN_SETTINGS,
   type TrainSettings,
-  type TrainOptions,
-} from './attribution/offline/train/scorers.js';
-export { calibrationFor } from './attribution/offline/train/calibrate.js';
+} from './attribution/offline/model/settings.js';
 export { withMinimumConfidence } from './attribution/min-confidence.js';
 export type { OfflineModel } from './attribution/offline/model/model-file.js';
 

@@ -8,10 +8,10 @@ import { firstAgentStep } from '../attribution/first-agent.js';
 import { onTeam, responsibleAgents, sameAgent } from '../trace/agents.js';
 import type { Trace } from '../trace/model.js';
 import { subsetOf } from '../trace/subset.js';
-import { assignFoldsFor, seedsOf, type FoldPlan } from './folds.js';
+import { assignFoldsFor, seedsOf, type FoldPlan } from '../attribution/offline/train/folds.js';
 import { lenientStepMatch, outcomesOf, type Outcomes } from './metrics.js';
 
-export type { FoldPlan } from './folds.js';
+export type { FoldPlan } from '../attribution/offline/train/folds.js';
 
 /** One baseline's outcome on one trace (one per seed where the baseline learns from folds). */
 export interface BaselineItem {

@@ -9,17 +9,22 @@
 import { performance } from 'node:perf_hooks';
 import { isLabelled } from '../attribution/offline/features/inputs.js';
 import { attributeWithModel } from '../attribution/offline/attribute/attributor.js';
-import { calibrationFor } from '../attribution/offline/train/calibrate.js';
-import { DEFAULT_FOLD_SEEDS } from '../attribution/offline/model/settings.js';
 import {
+  DEFAULT_FOLD_SEEDS,
   DEFAULT_TRAIN_SETTINGS,
-  trainOfflineModel,
   type TrainSettings,
-} from '../attribution/offline/train/scorers.js';
+} from '../attribution/offline/model/settings.js';
+import { trainModelFile } from '../attribution/offline/train/train-model-file.js';
 import type { Attribution } from '../attribution/method.js';
 import { traceHash } from '../trace/hash.js';
 import type { Trace } from '../trace/model.js';
-import { assignFoldsFor, foldCount, seedsOf, type FoldPlan } from './folds.js';
+import {
+  assignFoldsFor,
+  foldCount,
+  foldsOf,
+  seedsOf,
+  type FoldPlan,
+} from '../attribution/offline/train/folds.js';
 import { CROSS_VALIDATED_OFFLINE, LEAVE_ONE_SYSTEM_OUT } from './constants.js';
 import { recordOf, type EvalRecord } from './store.js';
 
@@ -65,19 +70,13 @@ function crossValidateOffline(
   let done = 0;
   for (const seed of seeds) {
     const assignment = assignFoldsFor(usable, plan, seed);
-    for (let fold = 0; fold < folds; fold += 1) {
-      const training = usable.filter((_, index) => assignment[index] !== fold);
-      const trained = trainOfflineModel(
-        training,
+    for (const { training, held } of foldsOf(usable, assignment, folds)) {
+      const model = trainModelFile(training, {
         settings,
-        [],
-        options.weightOf ? { weightOf: options.weightOf } : {},
-      );
-      const model = options.calibrate
-        ? { ...trained, calibration: calibrationFor(training, settings) }
-        : trained;
-      usable.forEach((trace, index) => {
-        if (assignment[index] !== fold) return;
+        ...(options.weightOf ? { weightOf: options.weightOf } : {}),
+        parts: options.calibrate ? ['scorers', 'calibration'] : ['scorers'],
+      });
+      for (const trace of held)
         out.push({
           seed,
           trace,
@@ -88,7 +87,6 @@ function crossValidateOffline(
             method,
           },
         });
-      });
       done += 1;
       options.onFold?.(done, folds * seeds.length);
     }

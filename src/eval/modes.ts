@@ -5,21 +5,16 @@
  * `offline` is the model file's classifier on runs it was not trained on; `offline-cv` trains one
  * per fold (folds grouped by task), so the shared data itself can be scored honestly.
  */
-import { attributeWithModel, loadOfflineModel } from '../attribution/offline/attribute/attributor.js';
-import { isLabelled } from '../attribution/offline/features/inputs.js';
-import { AGENT_MODE_FEATURE_NAMES } from '../attribution/offline/modes/mode-features.js';
-import { labelledModes } from '../attribution/offline/modes/mode-model.js';
 import {
-  addSetCounts,
-  DEFAULT_MODE_SETTINGS,
-  f1Of,
-  frequentModes,
-  modeTrainingExamples,
-  trainModeModel,
-} from '../attribution/offline/modes/mode-training.js';
+  attributeWithModel,
+  loadOfflineModel,
+} from '../attribution/offline/attribute/attributor.js';
+import { isLabelled } from '../attribution/offline/features/inputs.js';
+import { labelledModes } from '../attribution/offline/modes/mode-model.js';
+import { addSetCounts, f1Of } from '../attribution/offline/modes/mode-training.js';
 import type { OfflineModel } from '../attribution/offline/model/model-file.js';
-import { assignFolds } from '../attribution/offline/train/folds.js';
-import { trainOfflineModel } from '../attribution/offline/train/scorers.js';
+import { assignFolds, foldsOf } from '../attribution/offline/train/folds.js';
+import { trainModelFile } from '../attribution/offline/train/train-model-file.js';
 import { canonicalAgentName } from '../trace/agents.js';
 import { traceHash } from '../trace/hash.js';
 import { MAST_MODES, mastCode, mastLabel } from '../trace/mast.js';
@@ -305,32 +300,17 @@ export function evaluateModes(
     const assignment = assignFolds(labelled, options.folds, options.seed);
     const method: ModePrediction[] = [];
     const baseline: ModePrediction[] = [];
-    for (let fold = 0; fold < options.folds; fold += 1) {
-      const training = labelled.filter((_, index) => assignment[index] !== fold);
-      const held = labelled.filter((_, index) => assignment[index] === fold);
+    for (const { training, held } of foldsOf(labelled, assignment, options.folds)) {
       if (held.length === 0 || training.length === 0) continue;
-      // The agent of each pair comes from an agent model trained on the same fold, when it can be.
-      const agentLabelled = training.filter(isLabelled);
-      const base =
-        agentLabelled.length >= 2
-          ? trainOfflineModel(agentLabelled)
-          : loadOfflineModel(options.modelPath);
-      const { runs: examples, agents: perAgent } = modeTrainingExamples(training);
-      const model = {
-        ...base,
-        modes: trainModeModel(examples),
-        ...(perAgent.length > 0
-          ? {
-              agentModes: trainModeModel(
-                perAgent,
-                [],
-                DEFAULT_MODE_SETTINGS,
-                AGENT_MODE_FEATURE_NAMES,
-              ),
-            }
-          : {}),
-      };
-      const constant = frequentModes(examples.map((example) => example.modes));
+      // The agent of each pair comes from scorers trained on the same fold, when they can be;
+      // else the model file's stand in.
+      const model = trainModelFile(training, {
+        modes: { runs: training, minRuns: 1 },
+        ...(training.filter(isLabelled).length >= 2
+          ? { parts: ['scorers', 'modes'] }
+          : { parts: ['modes'], keep: loadOfflineModel(options.modelPath) }),
+      });
+      const constant = model.modes!.baseline;
       for (const trace of held) {
         const { method: predicted, baseline: fixed } = predictionsOf(trace, model, constant);
         method.push(predicted);

@@ -9,7 +9,10 @@ import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import pLimit from 'p-limit';
 import { isLlmMethod, namesModes, type LlmOptions } from '../attribution/llm/catalog.js';
-import { DEFAULT_MODEL_PATH, loadOfflineModel } from '../attribution/offline/attribute/attributor.js';
+import {
+  DEFAULT_MODEL_PATH,
+  loadOfflineModel,
+} from '../attribution/offline/attribute/attributor.js';
 import { isLabelled } from '../attribution/offline/features/inputs.js';
 import { labelledModes } from '../attribution/offline/modes/mode-model.js';
 import { getMethod } from '../attribution/registry.js';
@@ -17,7 +20,7 @@ import { ModelFileError, ProviderError, UserError } from '../errors.js';
 import { namesAnAgent } from '../trace/agents.js';
 import { traceHash } from '../trace/hash.js';
 import type { Trace } from '../trace/model.js';
-import { seedsOf, type FoldPlan } from './folds.js';
+import { seedsOf, type FoldPlan } from '../attribution/offline/train/folds.js';
 import {
   CROSS_VALIDATED_OFFLINE,
   HELD_OUT_METHODS,

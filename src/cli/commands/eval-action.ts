@@ -15,7 +15,7 @@ import { renderMarkdownReport, terminalReport } from '../../eval/report-markdown
 import { HELD_OUT_METHODS } from '../../eval/constants.js';
 import { modelFileHash, runEvaluation, type EvalProgress } from '../../eval/run-eval.js';
 import { evaluateModes } from '../../eval/modes.js';
-import { seedsOf } from '../../eval/folds.js';
+import { seedsOf } from '../../attribution/offline/train/folds.js';
 import { isLabelled } from '../../attribution/offline/features/inputs.js';
 import { labelledModes } from '../../attribution/offline/modes/mode-model.js';
 import { ResultStore } from '../../eval/store.js';

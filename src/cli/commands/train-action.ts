@@ -6,22 +6,19 @@ import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { dirname, relative, resolve } from 'node:path';
 import { hasStepLabel, isLabelled } from '../../attribution/offline/features/inputs.js';
-import { DEFAULT_MODEL_PATH, loadOfflineModel } from '../../attribution/offline/attribute/attributor.js';
-import { AGENT_FEATURE_NAMES } from '../../attribution/offline/features/agent-features.js';
-import { calibrationFor } from '../../attribution/offline/train/calibrate.js';
-import { FEATURE_NAMES } from '../../attribution/offline/features/feature-names.js';
-import { AGENT_MODE_FEATURE_NAMES } from '../../attribution/offline/modes/mode-features.js';
-import { labelledModes, type ModeModel } from '../../attribution/offline/modes/mode-model.js';
 import {
-  DEFAULT_MODE_SETTINGS,
-  modeTrainingExamples,
-  trainModeModel,
-} from '../../attribution/offline/modes/mode-training.js';
-import { DEFAULT_TRAIN_SETTINGS, trainOfflineModel } from '../../attribution/offline/train/scorers.js';
+  DEFAULT_MODEL_PATH,
+  loadOfflineModel,
+} from '../../attribution/offline/attribute/attributor.js';
+import { AGENT_FEATURE_NAMES } from '../../attribution/offline/features/agent-features.js';
+import { FEATURE_NAMES } from '../../attribution/offline/features/feature-names.js';
+import { labelledModes } from '../../attribution/offline/modes/mode-model.js';
+import { DEFAULT_TRAIN_SETTINGS } from '../../attribution/offline/model/settings.js';
+import { MIN_MODE_RUNS, trainModelFile } from '../../attribution/offline/train/train-model-file.js';
 import type { UnfamiliarStep } from '../../attribution/offline/model/settings.js';
 import { UserError } from '../../errors.js';
 import { crossValidationRecords } from '../../eval/cross-validate.js';
-import { foldCount, seedsOf, type FoldPlan } from '../../eval/folds.js';
+import { foldCount, seedsOf, type FoldPlan } from '../../attribution/offline/train/folds.js';
 import { terminalReport } from '../../eval/report-markdown.js';
 import { summariseEvaluation } from '../../eval/summary.js';
 import { traceHash } from '../../trace/hash.js';
@@ -83,20 +80,14 @@ function baseDataOf(base: true | string[]): string[] {
   return folders.map((folder) => relative(process.cwd(), folder) || '.');
 }
 
-/** Fewest mode-labelled runs the classifier is trained on. */
-const MIN_MODE_RUNS = 20;
-
 /**
- * The failure-mode classifiers: trained on the runs of --modes-data and any others labelled with
- * modes (per agent too, from the runs that label faults per agent); with --base and no
- * mode-labelled runs, the shipped model's are kept.
+ * The runs the failure-mode classifiers learn from: those of --modes-data and any others labelled
+ * with modes (per agent too, from the runs that label faults per agent), each run once.
  */
-async function modeModelOf(
+async function modeRunsOf(
   flags: TrainFlags,
   others: readonly Trace[],
-): Promise<
-  { model: ModeModel; agentModel?: ModeModel; reused: boolean; outcome: BatchOutcome } | undefined
-> {
+): Promise<{ runs: Trace[]; data: string[]; outcome: BatchOutcome }> {
   // The runs of --modes-data, then the other labelled runs; a run given both ways counts once.
   const labelled: Trace[] = [];
   const seen = new Set<string>();
@@ -114,32 +105,8 @@ async function modeModelOf(
     throw new UserError(
       `--modes-data: need at least ${MIN_MODE_RUNS} runs labelled with MAST modes (a \`mast\` map, \`labels.modes\` or injected faults); found ${labelled.length} in ${shownPaths(flags.modesData)}`,
     );
-  if (labelled.length >= MIN_MODE_RUNS) {
-    const folders = (flags.modesData ?? []).map((path) => relative(process.cwd(), path) || '.');
-    process.stderr.write(`training the failure-mode classifier on ${labelled.length} runs…\n`);
-    const examples = modeTrainingExamples(labelled);
-    const model = trainModeModel(examples.runs, folders);
-    if (examples.agentRuns < MIN_MODE_RUNS) return { model, reused: false, outcome };
-    process.stderr.write(`training the per-agent classifier on ${examples.agentRuns} runs…\n`);
-    const agentModel = trainModeModel(
-      examples.agents,
-      folders,
-      DEFAULT_MODE_SETTINGS,
-      AGENT_MODE_FEATURE_NAMES,
-    );
-    return { model, agentModel, reused: false, outcome };
-  }
-  if (flags.base !== undefined) {
-    const shipped = loadOfflineModel();
-    if (shipped.modes)
-      return {
-        model: shipped.modes,
-        ...(shipped.agentModes ? { agentModel: shipped.agentModes } : {}),
-        reused: true,
-        outcome,
-      };
-  }
-  return undefined;
+  const data = (flags.modesData ?? []).map((path) => relative(process.cwd(), path) || '.');
+  return { runs: labelled, data, outcome };
 }
 
 /** The `train` command's work, loaded only when the command runs. */
@@ -189,21 +156,31 @@ export async function runTrainCommand(
     throw new UserError(
       `--base: no labelled run could be read from ${baseFolders.join(', ')}; nothing was trained`,
     );
-  const modes = await modeModelOf(flags, [...base, ...traces]);
+  const modeRuns = await modeRunsOf(flags, [...base, ...traces]);
   const mine = new Set(own);
   const usable = [...base, ...own];
   const weightOf =
     base.length > 0 ? (trace: Trace) => (mine.has(trace) ? userWeight : 1) : undefined;
   const data = [...baseFolders, ...flags.data].map((path) => relative(process.cwd(), path) || '.');
-  const options = weightOf ? { weightOf } : {};
-  const trained = trainOfflineModel(usable, settings, data, options);
-  // Stated confidences are calibrated on held-out predictions of the same runs (calibrate.ts).
-  const model = {
-    ...trained,
-    ...(modes ? { modes: modes.model } : {}),
-    ...(modes?.agentModel ? { agentModes: modes.agentModel } : {}),
-    calibration: calibrationFor(usable, settings, options),
-  };
+  // With --base and too few mode-labelled runs, the shipped model's classifiers are kept.
+  const keep =
+    flags.base !== undefined && modeRuns.runs.length < MIN_MODE_RUNS
+      ? loadOfflineModel()
+      : undefined;
+  const model = trainModelFile(usable, {
+    settings,
+    data,
+    modes: { runs: modeRuns.runs, data: modeRuns.data },
+    ...(weightOf ? { weightOf } : {}),
+    ...(keep ? { keep } : {}),
+    onPart: (part, runs) => {
+      if (part === 'modes')
+        process.stderr.write(`training the failure-mode classifier on ${runs} runs…\n`);
+      if (part === 'agent-modes')
+        process.stderr.write(`training the per-agent classifier on ${runs} runs…\n`);
+    },
+  });
+  const reused = modeRuns.runs.length < MIN_MODE_RUNS && model.modes !== undefined;
   await writeFile(flags.out, `${JSON.stringify(model, null, 1)}\n`).catch((error: unknown) => {
     throw new UserError(
       `${flags.out}: cannot write the model (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
@@ -215,8 +192,8 @@ export async function runTrainCommand(
     `trained on ${usable.length} labelled traces${base.length > 0 ? ` (${base.length} base, ${own.length} yours counting ${userWeight}× each)` : ''}, ${withSteps} with a step label (${traces.length - own.length} without labels skipped); wrote ${flags.out}\n`,
   );
   process.stderr.write(
-    modes
-      ? `failure modes: learned ${modes.model.modes.length} MAST modes from ${modes.model.training.traces} labelled runs${modes.agentModel ? `, per agent from ${modes.agentModel.training.traces} agents` : ''}${modes.reused ? ' (kept from the shipped model)' : ''}\n`
+    model.modes
+      ? `failure modes: learned ${model.modes.modes.length} MAST modes from ${model.modes.training.traces} labelled runs${model.agentModes ? `, per agent from ${model.agentModes.training.traces} agents` : ''}${reused ? ' (kept from the shipped model)' : ''}\n`
       : 'faultline: warning: no run is labelled with MAST failure modes, so the model names none (add --modes-data)\n',
   );
   if (withSteps === 0)
@@ -255,10 +232,9 @@ export async function runTrainCommand(
   }
   exit(
     finishBatch({
-      files: outcome.files + baseOutcome.files + (modes?.outcome.files ?? 0),
-      traces: outcome.traces + baseOutcome.traces + (modes?.outcome.traces ?? 0),
-      failedFiles:
-        outcome.failedFiles + baseOutcome.failedFiles + (modes?.outcome.failedFiles ?? 0),
+      files: outcome.files + baseOutcome.files + modeRuns.outcome.files,
+      traces: outcome.traces + baseOutcome.traces + modeRuns.outcome.traces,
+      failedFiles: outcome.failedFiles + baseOutcome.failedFiles + modeRuns.outcome.failedFiles,
     }),
   );
 }

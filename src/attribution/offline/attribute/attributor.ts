@@ -17,14 +17,23 @@ import { computeAgentFeatures } from '../features/agent-features.js';
 import { scoreRows, softmax } from '../scores/scoring.js';
 import { explainCallOrigin, originOfCall } from '../decode/call-origin.js';
 import { explainStep } from '../explain/evidence.js';
-import { FIRST_FAILING_TEXT, firstFailingStep, firstRejectedAgent } from '../decode/first-failing-step.js';
+import {
+  FIRST_FAILING_TEXT,
+  firstFailingStep,
+  firstRejectedAgent,
+} from '../decode/first-failing-step.js';
 import { isFamiliar, lookOf, type FamiliarityModel } from '../familiarity/familiarity.js';
-import { applyPlatt, type Platt } from '../train/platt.js';
+import { applyPlatt, type Platt } from '../scores/calibration.js';
 import { readModelFile, type OfflineModel } from '../model/model-file.js';
 import { attributionInputs, stepProbabilitiesOf } from '../features/inputs.js';
 import type { RunFigures } from '../features/run-facts.js';
 import { modeFeatures } from '../modes/mode-features.js';
-import { predictAgentModes, predictModes, stepTiedMode, type ModeModel } from '../modes/mode-model.js';
+import {
+  predictAgentModes,
+  predictModes,
+  stepTiedMode,
+  type ModeModel,
+} from '../modes/mode-model.js';
 
 /** Where the shipped model lives: `models/` at the package root, from src/ and dist/ alike. */
 export const DEFAULT_MODEL_PATH = fileURLToPath(

@@ -22,11 +22,9 @@ import { FEATURE_NAMES, type FeatureName } from '../features/feature-names.js';
 import { stepInputs } from '../features/inputs.js';
 import { computeFeatures } from '../features/features.js';
 import { validateModel, type OfflineModel } from '../model/model-file.js';
-import { calibrationFor } from '../train/calibrate.js';
-import { trainOfflineModel } from '../train/scorers.js';
+import { trainScorers } from '../train/scorers.js';
+import { trainModelFile } from '../train/train-model-file.js';
 import type { LinearScorer } from '../scores/scoring.js';
-import { AGENT_MODE_FEATURE_NAMES } from '../modes/mode-features.js';
-import { DEFAULT_MODE_SETTINGS, modeTrainingExamples, trainModeModel } from '../modes/mode-training.js';
 
 async function loadAll(path: string): Promise<Trace[]> {
   const traces: Trace[] = [];
@@ -170,19 +168,16 @@ describe(
       const aegis = await loadAll(AEGIS);
       const traces = [...(await loadAll(WHO_AND_WHEN)), ...aegis];
       const shipped = JSON.parse(readFileSync(DEFAULT_MODEL_PATH, 'utf8'));
-      const modeRuns = modeTrainingExamples([...(await loadAll(MAD_MAST)), ...aegis]);
       const trained = JSON.parse(
-        JSON.stringify({
-          ...trainOfflineModel(traces, undefined, shipped.training.data),
-          modes: trainModeModel(modeRuns.runs, shipped.modes.training.data),
-          agentModes: trainModeModel(
-            modeRuns.agents,
-            shipped.agentModes.training.data,
-            DEFAULT_MODE_SETTINGS,
-            AGENT_MODE_FEATURE_NAMES,
-          ),
-          calibration: calibrationFor(traces),
-        }),
+        JSON.stringify(
+          trainModelFile(traces, {
+            data: shipped.training.data,
+            modes: {
+              runs: [...(await loadAll(MAD_MAST)), ...aegis],
+              data: shipped.modes.training.data,
+            },
+          }),
+        ),
       );
       assert.deepEqual(
         trained,
@@ -201,8 +196,8 @@ describe('training on agent-only labels', () => {
     ];
     const agentOnly = await loadAll(join(FIXTURES, 'formats/aegis-flat.jsonl'));
     assert.ok(agentOnly.every((trace) => trace.labels?.step === undefined));
-    const stepOnly = trainOfflineModel(withSteps);
-    const both = trainOfflineModel([...withSteps, ...agentOnly]);
+    const stepOnly = trainScorers(withSteps);
+    const both = trainScorers([...withSteps, ...agentOnly]);
     assert.equal(both.training.traces, withSteps.length + agentOnly.length);
     assert.deepEqual(both.step.weights, stepOnly.step.weights, 'no step labels, no step change');
     assert.notDeepEqual(both.agent.weights, stepOnly.agent.weights);
@@ -214,14 +209,11 @@ describe('training on agent-only labels', () => {
   it('decodes with the earliest-step rule only runs like the step-labelled ones', async () => {
     const withSteps = await loadAll(join(ROOT, 'examples'));
     const agentOnly = await loadAll(join(FIXTURES, 'formats/aegis-flat.jsonl'));
-    assert.equal(trainOfflineModel(withSteps).stepFamiliarity, undefined, 'all labelled: absent');
-    assert.equal(trainOfflineModel(agentOnly).stepFamiliarity, null, 'none labelled: null');
-    const both = trainOfflineModel([...withSteps, ...agentOnly]);
+    assert.equal(trainScorers(withSteps).stepFamiliarity, undefined, 'all labelled: absent');
+    assert.equal(trainScorers(agentOnly).stepFamiliarity, null, 'none labelled: null');
+    const both = trainScorers([...withSteps, ...agentOnly]);
     assert.ok(both.stepFamiliarity, 'some labelled: their own profile');
-    assert.equal(
-      both.stepFamiliarity.threshold,
-      trainOfflineModel(withSteps).familiarity.threshold,
-    );
+    assert.equal(both.stepFamiliarity.threshold, trainScorers(withSteps).familiarity.threshold);
     // A familiar run unlike the step-labelled training runs is decoded like an unfamiliar one: its
     // top step is named, not the earliest nearly as likely one.
     const shipped = loadOfflineModel();

@@ -12,7 +12,7 @@ import { traceHash } from '../../../trace/hash.js';
 import { MAST_MODES, mastCode } from '../../../trace/mast.js';
 import type { Trace } from '../../../trace/model.js';
 import { fitLogistic } from '../train/fit-logistic.js';
-import { assignFolds } from '../train/folds.js';
+import { assignFolds, foldsOf } from '../train/folds.js';
 import { stepInputs } from '../features/inputs.js';
 import { logisticProbability } from '../scores/logistic.js';
 import { agentModeFeatures, MODE_FEATURE_NAMES, modeFeatures } from './mode-features.js';
@@ -199,14 +199,16 @@ export function trainModeModel(
     settings.folds,
   );
   const outOfFold = examples.map(() => codes.map(() => 0));
-  for (let fold = 0; fold < settings.folds; fold += 1) {
-    const training = examples.filter((_, index) => assignment[index] !== fold);
-    if (training.length === examples.length || training.length === 0) continue;
-    const fitted = fitAll(training, codes, settings.l2);
-    examples.forEach((example, index) => {
-      if (assignment[index] !== fold) return;
-      outOfFold[index] = fitted.map((model) => logisticProbability(model, example.row));
-    });
+  const indices = examples.map((_, index) => index);
+  for (const { training, held } of foldsOf(indices, assignment, settings.folds)) {
+    if (held.length === 0 || training.length === 0) continue;
+    const fitted = fitAll(
+      training.map((index) => examples[index]!),
+      codes,
+      settings.l2,
+    );
+    for (const index of held)
+      outOfFold[index] = fitted.map((model) => logisticProbability(model, examples[index]!.row));
   }
   const thresholds = chooseThresholds(outOfFold, labels);
   const fitted = fitAll(examples, codes, settings.l2);

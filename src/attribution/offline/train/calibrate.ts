@@ -10,16 +10,11 @@ import { namesResponsible, responsibleAgents } from '../../../trace/agents.js';
 import type { Trace } from '../../../trace/model.js';
 import { subsetOf } from '../../../trace/subset.js';
 import { attributeWithModel, CANDIDATE_COUNT } from '../attribute/attributor.js';
-import { fitPlatt, IDENTITY, type ConfidenceCalibration } from './platt.js';
-import { assignFolds } from './folds.js';
+import { IDENTITY, type ConfidenceCalibration } from '../scores/calibration.js';
+import { fitPlatt } from './platt.js';
+import { assignFolds, foldsOf } from './folds.js';
 import { isLabelled } from '../features/inputs.js';
 import type { OfflineModel } from '../model/model-file.js';
-import {
-  DEFAULT_TRAIN_SETTINGS,
-  trainOfflineModel,
-  type TrainOptions,
-  type TrainSettings,
-} from './scorers.js';
 
 /** Held-out raw confidences and whether each prediction was right. */
 type Judged = {
@@ -69,52 +64,32 @@ function rateByRank(judged: Judged['step']): number[] | undefined {
 }
 
 /**
- * The calibration of a model trained on `traces` (with the same options, e.g. a user's runs
- * weighted up): held-out predictions from five question-grouped folds (familiar) and from leaving
- * each system out (unfamiliar; identity when there is one system).
+ * The calibration of a model trained on `traces` by `train` (the scorers alone, with the same
+ * settings and weights as the model calibrated): held-out predictions from five question-grouped
+ * folds (familiar) and from leaving each system out (unfamiliar; identity when there is one system).
  */
 export function calibrationFor(
   traces: readonly Trace[],
-  settings: TrainSettings = DEFAULT_TRAIN_SETTINGS,
-  options: TrainOptions = {},
+  train: (runs: readonly Trace[]) => OfflineModel,
 ): ConfidenceCalibration {
   const usable = traces.filter(isLabelled);
   const familiar: Judged = { agent: [], step: [] };
   // Five question-grouped folds; step predictions are judged too, though only the agent mapping
   // of familiar runs is kept (below).
-  const folds = Math.min(5, usable.length);
-  if (folds >= 2) {
-    const assignment = assignFolds(usable, folds, 0);
-    for (let fold = 0; fold < folds; fold += 1) {
-      const model = trainOfflineModel(
-        usable.filter((_, index) => assignment[index] !== fold),
-        settings,
-        [],
-        options,
-      );
-      judge(
-        usable.filter((_, index) => assignment[index] === fold),
-        model,
-        familiar,
-      );
-    }
-  }
+  const count = Math.min(5, usable.length);
+  if (count >= 2)
+    for (const fold of foldsOf(usable, assignFolds(usable, count, 0), count))
+      judge(fold.held, train(fold.training), familiar);
   const unfamiliar: Judged = { agent: [], step: [] };
+  // Systems in the order they first appear (the judged predictions are fitted in that order).
   const systems = [...new Set(usable.map(subsetOf))];
   if (systems.length >= 2)
-    for (const system of systems) {
-      const model = trainOfflineModel(
-        usable.filter((trace) => subsetOf(trace) !== system),
-        settings,
-        [],
-        options,
-      );
-      judge(
-        usable.filter((trace) => subsetOf(trace) === system),
-        model,
-        unfamiliar,
-      );
-    }
+    for (const fold of foldsOf(
+      usable,
+      usable.map((trace) => systems.indexOf(subsetOf(trace))),
+      systems.length,
+    ))
+      judge(fold.held, train(fold.training), unfamiliar);
   const stepByRank = rateByRank(unfamiliar.step);
   return {
     // Agent confidence states the chance that the named agent is *the* responsible one: where some

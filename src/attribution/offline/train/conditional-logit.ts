@@ -1,11 +1,11 @@
 /**
  * A conditional logit (listwise softmax regression): each list (a trace's steps, or its agents)
  * gets a linear score per item and a softmax over the allowed items. Fitted with an L2 penalty by
- * Newton's method (linear solves by ml-matrix): the objective is concave and small, so Newton
- * converges in a few iterations and the fit is deterministic.
+ * Newton's method (newton.ts; linear solves by ml-matrix): the objective is concave and small.
  */
 import { Matrix, solve } from 'ml-matrix';
 import type { LinearScorer } from '../scores/scoring.js';
+import { maximiseByNewton } from './newton.js';
 
 /**
  * One labelled list: a feature row per item, which items may be chosen, and the right one, or the
@@ -162,28 +162,21 @@ export function fitConditionalLogit(
     return values;
   });
 
-  let weights = new Float64Array(width);
-  let current = usable.length > 0 ? objective(usable, flat, weights, settings.l2, false).value : 0;
-  for (let iteration = 0; iteration < settings.iterations && usable.length > 0; iteration += 1) {
-    const { gradient, hessian } = objective(usable, flat, weights, settings.l2, true);
-    const negated = new Matrix(hessian.map((row) => [...row].map((value) => -value)));
-    const delta = solve(negated, Matrix.columnVector([...gradient])).to1DArray();
-    // Step halving keeps every update an ascent step.
-    let stepSize = 1;
-    let next = weights;
-    let nextValue = -Infinity;
-    for (let attempt = 0; attempt < 30; attempt += 1) {
-      next = weights.map((weight, column) => weight + stepSize * delta[column]!);
-      nextValue = objective(usable, flat, next, settings.l2, false).value;
-      if (nextValue >= current) break;
-      stepSize /= 2;
-    }
-    if (!(nextValue >= current)) break;
-    const gain = nextValue - current;
-    weights = next;
-    current = nextValue;
-    if (gain < 1e-10) break;
-  }
+  const weights =
+    usable.length > 0
+      ? maximiseByNewton(
+          {
+            value: (at) => objective(usable, flat, at, settings.l2, false).value,
+            direction: (at) => {
+              const { gradient, hessian } = objective(usable, flat, at, settings.l2, true);
+              const negated = new Matrix(hessian.map((row) => [...row].map((value) => -value)));
+              return solve(negated, Matrix.columnVector([...gradient])).to1DArray();
+            },
+          },
+          new Float64Array(width),
+          { iterations: settings.iterations },
+        )
+      : new Float64Array(width);
   const round = (value: number) => Number(value.toPrecision(8));
   return { mean: mean.map(round), scale: scale.map(round), weights: [...weights].map(round) };
 }

@@ -1,10 +1,11 @@
 /**
- * Binary logistic regression with an L2 penalty, fitted by Newton's method (linear solves by
+ * Binary logistic regression with an L2 penalty, fitted by Newton's method (newton.ts; linear solves by
  * ml-matrix) on standardised columns: small, concave and deterministic, like the conditional logit
  * the step and agent scorers use. The failure-mode classifier fits one per mode (mode-training.ts).
  */
 import { Matrix, solve } from 'ml-matrix';
 import type { Logistic } from '../scores/logistic.js';
+import { maximiseByNewton } from './newton.js';
 
 /** Fits P(label) from rows; `l2` penalises the standardised weights (not the intercept). */
 export function fitLogistic(
@@ -48,11 +49,12 @@ export function fitLogistic(
     for (let column = 1; column < size; column += 1) penalty += values[column]! ** 2;
     return total / Math.max(count, 1) + (l2 / 2) * penalty;
   };
-  let weights = new Float64Array(size);
+  const start = new Float64Array(size);
   const positives = labels.filter(Boolean).length;
-  if (positives > 0 && positives < count) weights[0] = Math.log(positives / (count - positives));
-  let current = loss(weights);
-  for (let iteration = 0; iteration < iterations && count > 0; iteration += 1) {
+  if (positives > 0 && positives < count) start[0] = Math.log(positives / (count - positives));
+  // Newton's method on the gradient and Hessian of the loss; the fitter maximises, so the loss is
+  // negated and the step is taken against the solved direction.
+  const direction = (weights: Float64Array) => {
     const gradient = new Float64Array(size);
     const hessian = new Float64Array(size * size);
     for (let index = 0; index < count; index += 1) {
@@ -80,23 +82,13 @@ export function fitLogistic(
       }
       if (left > 0) gradient[left]! += l2 * weights[left]!;
     }
-    const delta = solve(matrix, Matrix.columnVector([...gradient])).to1DArray();
-    // Step halving keeps every update a descent step.
-    let stepSize = 1;
-    let next = weights;
-    let nextLoss = Infinity;
-    for (let attempt = 0; attempt < 30; attempt += 1) {
-      next = weights.map((weight, column) => weight - stepSize * delta[column]!);
-      nextLoss = loss(next);
-      if (nextLoss <= current) break;
-      stepSize /= 2;
-    }
-    if (!(nextLoss <= current)) break;
-    const gain = current - nextLoss;
-    weights = next;
-    current = nextLoss;
-    if (gain < 1e-10) break;
-  }
+    return solve(matrix, Matrix.columnVector([...gradient]))
+      .to1DArray()
+      .map((value) => -value);
+  };
+  const weights = maximiseByNewton({ value: (at) => -loss(at), direction }, start, {
+    iterations: count > 0 ? iterations : 0,
+  });
   const round = (value: number) => Number(value.toPrecision(8));
   return {
     mean: mean.map(round),

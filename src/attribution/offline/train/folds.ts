@@ -1,8 +1,15 @@
 /**
- * Deterministic k-fold assignment grouped by question and stratified by subset: traces of the same
- * task always share a fold, so no question is both trained on and tested on.
+ * Folds: how runs are split into training and held-out parts, and the one loop over them. Every
+ * held-out figure (cross-validation, leave-one-system-out, the calibration's held-out predictions,
+ * the mode thresholds, the learned baselines) draws its folds here.
+ *
+ * Question folds are deterministic, grouped by question and stratified by subset: runs of the same
+ * task always share a fold, so no question is both trained on and tested on. System folds leave
+ * one system (the importer's subset label, or the folder of the runs) out at a time: the measure
+ * of how the model does on a system it has never seen.
  */
 import { createHash } from 'node:crypto';
+import { UserError } from '../../../errors.js';
 import type { Trace } from '../../../trace/model.js';
 import { subsetOf } from '../../../trace/subset.js';
 
@@ -39,4 +46,64 @@ export function assignFolds(traces: readonly Trace[], folds: number, seed = 0): 
     offset += ordered.length;
   }
   return keys.map((key) => foldOfGroup.get(key)!);
+}
+
+/** Folds and the seeds of their assignments. */
+export interface FoldPlan {
+  /** `question` (default): k folds grouped by question; `system`: one fold per system. */
+  by?: 'question' | 'system';
+  /** Folds when grouped by question. */
+  folds: number;
+  /** Fold seeds when grouped by question; each seed is a full k-fold run. */
+  seeds: readonly number[];
+}
+
+/** The systems of a set of traces, sorted: one fold each when leaving one system out. */
+export function systemsOf(traces: readonly Trace[]): string[] {
+  return [...new Set(traces.map(subsetOf))].sort();
+}
+
+/** How many folds a plan draws over these traces. */
+export function foldCount(traces: readonly Trace[], plan: FoldPlan): number {
+  return plan.by === 'system' ? systemsOf(traces).length : plan.folds;
+}
+
+/** The seeds a plan repeats over (leave-one-system-out has nothing to reshuffle: one pass). */
+export function seedsOf(plan: FoldPlan): readonly number[] {
+  return plan.by === 'system' ? [0] : plan.seeds;
+}
+
+/** Fold index of each trace under a plan and seed. */
+export function assignFoldsFor(traces: readonly Trace[], plan: FoldPlan, seed: number): number[] {
+  if (plan.by !== 'system') return assignFolds(traces, plan.folds, seed);
+  const systems = systemsOf(traces);
+  if (systems.length < 2)
+    throw new UserError(
+      `leaving one system out needs runs of at least two systems; found ${systems.length === 1 ? `only ${systems[0]}` : 'none'} (systems are the importer's subsets or the folders of the runs)`,
+    );
+  return traces.map((trace) => systems.indexOf(subsetOf(trace)));
+}
+
+/** One fold: its training items and its held-out items, each in their original order. */
+export interface Fold<Item> {
+  /** The fold's index, 0 … count − 1. */
+  index: number;
+  training: Item[];
+  held: Item[];
+}
+
+/**
+ * The folds of an assignment (a fold index per item), in order: fold k holds out the items
+ * assigned to k and trains on the others. Every held-out figure loops over these.
+ */
+export function foldsOf<Item>(
+  items: readonly Item[],
+  assignment: readonly number[],
+  count: number,
+): Fold<Item>[] {
+  return Array.from({ length: count }, (_, index) => ({
+    index,
+    training: items.filter((_, item) => assignment[item] !== index),
+    held: items.filter((_, item) => assignment[item] === index),
+  }));
 }

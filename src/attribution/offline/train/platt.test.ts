@@ -1,7 +1,8 @@
 /** Platt mappings: fitted on judged predictions, identity when there are too few. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { applyPlatt, fitPlatt, IDENTITY } from './platt.js';
+import { applyPlatt, IDENTITY } from '../scores/calibration.js';
+import { fitPlatt } from './platt.js';
 
 describe('Platt calibration', () => {
   it('leaves scores alone with fewer than ten judged predictions', () => {

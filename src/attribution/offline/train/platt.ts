@@ -1,42 +1,9 @@
 /**
- * Platt mappings, σ(a · logit(p) + b): how raw scores become stated probabilities (calibrate.ts
- * fits them on held-out predictions; the attributor applies them).
+ * Fitting Platt mappings (scores/calibration.ts) on held-out predictions, by the Newton fitter
+ * (newton.ts) with a small pull towards the identity.
  */
-
-/** A Platt mapping of a raw probability. */
-export interface Platt {
-  a: number;
-  b: number;
-}
-
-/** The mappings of agent and step confidence, for familiar and for unfamiliar runs. */
-export interface ConfidenceCalibration {
-  familiar: { agent: Platt; step: Platt };
-  unfamiliar: {
-    agent: Platt;
-    step: Platt;
-    /**
-     * How often the named step, the first other candidate and the second were the labelled step of
-     * held-out runs (stated in that order in an unfamiliar run, in place of the step mapping).
-     * Absent in older model files and where fewer than ten held-out runs had a step label.
-     */
-    stepByRank?: number[];
-  };
-}
-
-/** The identity mapping (raw scores as they are). */
-export const IDENTITY: Platt = { a: 1, b: 0 };
-
-const EPSILON = 1e-6;
-const logit = (p: number) => {
-  const clipped = Math.min(1 - EPSILON, Math.max(EPSILON, p));
-  return Math.log(clipped / (1 - clipped));
-};
-
-/** A raw probability through a Platt mapping. */
-export function applyPlatt(probability: number, platt: Platt): number {
-  return 1 / (1 + Math.exp(-(platt.a * logit(probability) + platt.b)));
-}
+import { IDENTITY, logit, type Platt } from '../scores/calibration.js';
+import { maximiseByNewton } from './newton.js';
 
 /** Log-likelihood of the judged predictions under a mapping, with the pull towards identity. */
 function objective(
@@ -82,10 +49,8 @@ export function fitPlatt(judged: readonly { confidence: number; correct: boolean
   if (judged.length < 10) return { ...IDENTITY };
   const prior = 1;
   const points = judged.map((item) => ({ x: logit(item.confidence), correct: item.correct }));
-  let a = 1;
-  let b = 0;
-  let current = objective(points, a, b, prior);
-  for (let iteration = 0; iteration < 50; iteration += 1) {
+  const direction = (at: Float64Array) => {
+    const [a, b] = [at[0]!, at[1]!];
     let ga = -prior * (a - 1);
     let gb = -prior * b;
     let haa = -prior;
@@ -102,23 +67,16 @@ export function fitPlatt(judged: readonly { confidence: number; correct: boolean
       hbb -= weight;
     }
     const determinant = haa * hbb - hab * hab;
-    if (!(determinant > 1e-12)) break;
-    const stepA = (hbb * ga - hab * gb) / determinant;
-    const stepB = (haa * gb - hab * ga) / determinant;
-    let size = 1;
-    let next = current;
-    for (let attempt = 0; attempt < 30; attempt += 1) {
-      next = objective(points, a - size * stepA, b - size * stepB, prior);
-      if (next >= current) break;
-      size /= 2;
-    }
-    if (!(next >= current)) break;
-    a -= size * stepA;
-    b -= size * stepB;
-    const gain = next - current;
-    current = next;
-    if (gain < 1e-10) break;
-  }
+    if (!(determinant > 1e-12)) return undefined;
+    // The solved step is subtracted: the fitter adds the direction.
+    return [-((hbb * ga - hab * gb) / determinant), -((haa * gb - hab * ga) / determinant)];
+  };
+  const fitted = maximiseByNewton(
+    { value: (at) => objective(points, at[0]!, at[1]!, prior), direction },
+    Float64Array.of(1, 0),
+    { iterations: 50 },
+  );
+  let [a, b] = [fitted[0]!, fitted[1]!];
   if (a < 0) {
     a = 0;
     b = fitIntercept(points, prior);

@@ -1,8 +1,9 @@
 /**
- * Trains the offline model from labelled traces: the step scorer on the traces that label their
- * decisive step, then the agent scorer, on every trace that names its responsible agents, over
- * agent features that include the step scorer's probabilities.
- * Deterministic: the same traces give the same file.
+ * Trains the scorers of the model file from labelled traces: the step scorer on the traces that
+ * label their decisive step, then the agent scorer, on every trace that names its responsible
+ * agents, over agent features that include the step scorer's probabilities; with them the decoding
+ * settings, the familiarity profiles and the provenance. The whole file is trainModelFile's
+ * (train-model-file.ts). Deterministic: the same traces give the same part.
  */
 import { responsibleAgents, sameAgent } from '../../../trace/agents.js';
 import { traceHash } from '../../../trace/hash.js';
@@ -15,8 +16,6 @@ import { FEATURE_NAMES } from '../features/feature-names.js';
 import { hasStepLabel, isLabelled, stepInputs, stepProbabilitiesOf } from '../features/inputs.js';
 import { MODEL_FORMAT_VERSION, type OfflineModel } from '../model/model-file.js';
 import { DEFAULT_TRAIN_SETTINGS, type TrainSettings } from '../model/settings.js';
-
-export { DEFAULT_TRAIN_SETTINGS, type TrainSettings } from '../model/settings.js';
 
 /** Rows with the dropped features set to 0, so their weights stay 0. */
 function dropColumns(rows: number[][], names: readonly string[], settings: TrainSettings) {
@@ -61,19 +60,19 @@ function stepFamiliarityOf(
   };
 }
 
-/** Options of `trainOfflineModel` beyond the settings stored with the model. */
-export interface TrainOptions {
-  /** How much each trace counts (default 1 each), e.g. a user's runs above the base data. */
-  weightOf?: (trace: Trace) => number;
-}
+/** The part of the model file the scorers make: everything but the modes and the calibration. */
+export type ScorersPart = Omit<OfflineModel, 'modes' | 'agentModes' | 'calibration'>;
 
-/** Trains both scorers on the labelled traces among `traces`. */
-export function trainOfflineModel(
+/**
+ * Trains both scorers on the labelled traces among `traces`; `weightOf` says how much each trace
+ * counts (default 1 each), e.g. a user's runs above the base data.
+ */
+export function trainScorers(
   traces: readonly Trace[],
   settings: TrainSettings = DEFAULT_TRAIN_SETTINGS,
-  data: string[] = [],
-  options: TrainOptions = {},
-): OfflineModel {
+  data: readonly string[] = [],
+  weightOf?: (trace: Trace) => number,
+): ScorersPart {
   const usable = traces.filter(isLabelled);
   const raw = usable.map((trace) => stepInputs(trace));
   const inputs = raw.map(({ rows, mask, unshared }) => ({
@@ -87,7 +86,7 @@ export function trainOfflineModel(
       stepLists.push({ ...inputs[index]!, label: trace.labels!.step!, trace });
   });
   if (settings.balanceSystems) balance(stepLists);
-  weigh(stepLists, options.weightOf);
+  weigh(stepLists, weightOf);
   const fit = { iterations: settings.iterations };
   const step = fitConditionalLogit(stepLists, FEATURE_NAMES.length, {
     ...fit,
@@ -118,7 +117,7 @@ export function trainOfflineModel(
       });
   });
   if (settings.balanceSystems) balance(agentLists);
-  weigh(agentLists, options.weightOf);
+  weigh(agentLists, weightOf);
   const agent = fitConditionalLogit(agentLists, AGENT_FEATURE_NAMES.length, {
     ...fit,
     l2: settings.agentL2,
@@ -150,7 +149,7 @@ export function trainOfflineModel(
       stepL2: settings.stepL2,
       agentL2: settings.agentL2,
       traceHashes: usable.map(traceHash).sort(),
-      data,
+      data: [...data],
     },
   };
 }

@@ -1,11 +1,11 @@
-/** Fold plans: grouped by question, or one fold per system. */
+/** Cross-validation under fold plans: grouped by question, or one fold per system. */
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { ROOT } from '../../test/paths.js';
 import { loadTrace } from '../trace/load.js';
 import { crossValidationRecords } from './cross-validate.js';
-import { assignFoldsFor, systemsOf } from './folds.js';
+import { assignFoldsFor, systemsOf } from '../attribution/offline/train/folds.js';
 
 describe('fold plans', () => {
   it('leaves each system out in turn, predicting it with a model of the others', async () => {

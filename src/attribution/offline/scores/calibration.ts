@@ -1,0 +1,40 @@
+/**
+ * Stated confidences: Platt mappings, σ(a · logit(p) + b), turn the scorers' raw probabilities into
+ * stated ones (train/calibrate.ts fits them on held-out predictions; decoding applies them).
+ */
+
+/** A Platt mapping of a raw probability. */
+export interface Platt {
+  a: number;
+  b: number;
+}
+
+/** The mappings of agent and step confidence, for familiar and for unfamiliar runs. */
+export interface ConfidenceCalibration {
+  familiar: { agent: Platt; step: Platt };
+  unfamiliar: {
+    agent: Platt;
+    step: Platt;
+    /**
+     * How often the named step, the first other candidate and the second were the labelled step of
+     * held-out runs (stated in that order in an unfamiliar run, in place of the step mapping).
+     * Absent in older model files and where fewer than ten held-out runs had a step label.
+     */
+    stepByRank?: number[];
+  };
+}
+
+/** The identity mapping (raw scores as they are). */
+export const IDENTITY: Platt = { a: 1, b: 0 };
+
+const EPSILON = 1e-6;
+/** Log-odds of a probability, clipped away from 0 and 1. */
+export const logit = (p: number) => {
+  const clipped = Math.min(1 - EPSILON, Math.max(EPSILON, p));
+  return Math.log(clipped / (1 - clipped));
+};
+
+/** A raw probability through a Platt mapping. */
+export function applyPlatt(probability: number, platt: Platt): number {
+  return 1 / (1 + Math.exp(-(platt.a * logit(probability) + platt.b)));
+}
