@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { stripVTControlCharacters as plain } from 'node:util';
 import type { Attribution } from '../attribution/method.js';
-import { renderBatchSummary } from './render.js';
+import type { Trace, TraceLabels } from '../trace/model.js';
+import { renderAttribution, renderBatchSummary } from './render.js';
 
 const answer = (agent: string | null, extra: Partial<Attribution> = {}): Attribution => ({
   agent,
@@ -52,5 +53,32 @@ describe('the summary of several runs', () => {
       strip(renderBatchSummary([spent(0.01), spent()])),
       '  spent   4 calls, 2000 in / 100 out tokens',
     );
+  });
+});
+
+describe("the trace's own label", () => {
+  const trace = (labels?: TraceLabels): Trace => ({
+    id: 'run',
+    format: 'messages',
+    outcome: 'failure',
+    steps: [{ index: 0, agent: 'Coder', speaker: 'Coder', role: 'agent', content: 'x = 1' }],
+    agents: [{ name: 'Coder', role: 'agent', steps: 1 }],
+    metadata: {},
+    ...(labels ? { labels } : {}),
+  });
+  const labelLine = (labels?: TraceLabels) =>
+    plain(renderAttribution('run.json', trace(labels), answer('Coder')))
+      .split('\n')
+      .find((line) => line.startsWith('  label'));
+
+  it('names the agent and step, or the agents alone where no step is labelled', () => {
+    assert.equal(labelLine({ agent: 'Coder', step: 0 }), '  label   Coder at step 0');
+    assert.equal(labelLine({ agent: 'Coder' }), '  label   Coder');
+    assert.equal(
+      labelLine({ agent: 'Critic', agents: ['Critic', 'Judge'] }),
+      '  label   Critic or Judge',
+    );
+    assert.equal(labelLine({ step: 0 }), '  label   step 0');
+    assert.equal(labelLine(), undefined);
   });
 });

@@ -44,6 +44,19 @@ function renderModes(modes: readonly FoundMode[], stepMode: string | undefined):
   return lines;
 }
 
+/**
+ * What the trace's own labels say: `Coder at step 4`, the agents alone where no step is labelled
+ * (`Critic or Judge`, as AEGIS runs are), the step alone where no agent is; undefined without
+ * labels of either.
+ */
+function labelText(trace: Trace): string | undefined {
+  const labels = trace.labels;
+  const agents = (labels?.agents ?? (labels?.agent ? [labels.agent] : [])).join(' or ');
+  const step = labels?.step === undefined ? '' : `step ${labels.step}`;
+  if (agents && step) return `${agents} at ${step}`;
+  return agents || step || undefined;
+}
+
 /** One attribution, for reading. */
 export function renderAttribution(label: string, trace: Trace, result: Attribution): string {
   const lines = [pc.bold(label)];
@@ -95,13 +108,8 @@ export function renderAttribution(label: string, trace: Trace, result: Attributi
         `  lenient ${lenient.agent === null || lenient.step === null ? 'no answer' : `${lenient.agent} at step ${lenient.step}`} (faultline's tolerant reading of the same replies)`,
       ),
     );
-  if (trace.labels?.step !== undefined || trace.labels?.agent) {
-    lines.push(
-      pc.dim(
-        `  label   ${(trace.labels.agents ?? [trace.labels.agent ?? '?']).join(' or ')} at step ${trace.labels.step ?? '?'}`,
-      ),
-    );
-  }
+  const labelled = labelText(trace);
+  if (labelled) lines.push(pc.dim(`  label   ${labelled}`));
   const usage = result.usage;
   const spent =
     usage.calls > 0 || usage.inputTokens > 0

@@ -4,6 +4,7 @@
  */
 import type { z } from 'zod';
 import { TraceFormatError } from '../errors.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan, pathTooDeep, TOO_DEEP } from './json-depth.js';
 import type { ToolCall, Trace } from './model.js';
 import type { RawInput } from './read-input.js';
 
@@ -25,6 +26,11 @@ export interface TraceFormat {
   detect(input: RawInput): boolean;
   /** Full parse; throws TraceFormatError naming the position of the first problem. */
   parse(input: RawInput, context: ImportContext): Trace[] | Promise<Trace[]>;
+  /**
+   * True when each JSON Lines record is a run of its own (AEGIS), so that a broken line costs that
+   * run alone; otherwise a file's lines are the events of its runs.
+   */
+  recordsAreRuns?: boolean;
 }
 
 /** Renders a zod issue path the way users read JSON: `history[3].content`. */
@@ -48,9 +54,21 @@ export function itemPosition(field: string, index: number): string {
   return field === JSON_LINES ? `line ${index + 1}` : `${field}[${index}]`;
 }
 
-/** Where the `index`th record of a file is: `[3]` in a JSON list, `line 4` in JSON Lines. */
+/**
+ * Where the `index`th record of a file is: `[3]` in a JSON list, `line 4` in JSON Lines. Inside an
+ * importer a JSON Lines position counts records; load.ts turns it into the file's line where blank
+ * or broken lines come between.
+ */
 export function recordPosition(input: RawInput, index: number): string {
   return itemPosition(input.kind === 'jsonl' ? JSON_LINES : '', index);
+}
+
+/**
+ * The number, from 1, that names the `index`th record of a file in trace ids (`runs-4`): its line in
+ * JSON Lines (so that a broken line before it does not renumber it), else its place in the list.
+ */
+export function recordNumber(input: RawInput, index: number): number {
+  return input.kind === 'jsonl' ? (input.lineNumbers[index] ?? index + 1) : index + 1;
 }
 
 function describeValue(value: unknown): string {
@@ -87,6 +105,23 @@ export function validate<Schema extends z.ZodType>(
         ? `expected ${issue.expected}, found ${describeValue(found)}`
         : `${issue.message.replace(/^Invalid input: /, '')} (found ${describeValue(found)})`;
   throw new TraceFormatError(context.file, problem, { format: context.format, position });
+}
+
+/** Path components a position shows of a value nested too deep (the rest is `…`). */
+const SHOWN_PATH = 8;
+
+/**
+ * Refuses a value that nests arrays and objects deeper than MAX_JSON_DEPTH (json-depth.ts) with a
+ * TraceFormatError naming where: the first components of the path to it after `prefix`
+ * (`history[1].content[0][0][0][0][0]…`).
+ */
+export function refuseTooDeep(value: unknown, context: { file: string; prefix?: string }): void {
+  if (!nestsDeeperThan(value)) return;
+  const path = pathTooDeep(value, MAX_JSON_DEPTH);
+  const shown = formatPath(path.slice(0, SHOWN_PATH), context.prefix);
+  throw new TraceFormatError(context.file, TOO_DEEP, {
+    position: path.length > SHOWN_PATH ? `${shown}…` : shown,
+  });
 }
 
 /** True for a plain JSON object. */
@@ -136,14 +171,19 @@ export function toolSpeaker(names: readonly (string | null | undefined)[]): stri
   return tools.length === 1 ? tools[0] : 'tools';
 }
 
-/** JSON text parsed; any other value, or text that is not JSON, returned as it is. */
+/**
+ * JSON text parsed; any other value, text that is not JSON, or JSON nested deeper than a trace may
+ * be (json-depth.ts), returned as it is.
+ */
 export function parseJsonOr(value: unknown): unknown {
   if (typeof value !== 'string') return value;
+  let parsed: unknown;
   try {
-    return JSON.parse(value);
+    parsed = JSON.parse(value);
   } catch {
     return value;
   }
+  return nestsDeeperThan(parsed) ? value : parsed;
 }
 
 /**

@@ -89,10 +89,15 @@ describe('golden corpus', () => {
 const NEGATIVE: Record<string, RegExp> = {
   'aegis-missing-agent-name.jsonl': /\(aegis\) at line 1\.trajectory\[0\]\.agent_name/,
   'binary.json': /binary file/,
+  // Nesting far deeper than real traces is refused where it is found, before anything recurses.
+  'content-nested-too-deep.json':
+    /at history\[1\]\.content\[0\]\[0\]\[0\]\[0\]\[0\]…: arrays and objects nest more than 256 levels deep here/,
   'content-null.json': /history\[0\]\.content: content is null/,
   'content-object.json': /history\[0\]\.content: content is an object/,
   'empty-file.json': /the file is empty/,
   'empty-history.json': /history is empty/,
+  'jsonl-line-nested-too-deep.jsonl':
+    /at line 2\.content\[0\]\[0\]\[0\]\[0\]\[0\]\[0\]\[0\]…: arrays and objects nest more than 256 levels/,
   'jsonl-truncated.jsonl': /line 2: the JSON ends too early/,
   'list-item-bad-content.jsonl':
     /\(who-and-when\) at line 2\.history\[1\]\.content: content is number/,
@@ -104,9 +109,13 @@ const NEGATIVE: Record<string, RegExp> = {
   // A JSON Lines record is named by its line, counted from 1; a wrong type says what was found.
   'messages-lines-bad-name.jsonl': /\(messages\) at line 2\.name: expected string, found number$/,
   'missing-speaker.json': /history\[0\]: the message names no speaker/,
+  'nested-too-deep-truncated.json':
+    /at line 1, column 257: arrays and objects nest more than 256 levels/,
   'not-json.json': /invalid JSON/,
   'null.json': /unrecognised trace format \(null\)/,
   'otel-missing-span-id.json': /spans\[0\]\.spanId: missing spanId/,
+  'otlp-attribute-nested-too-deep.json':
+    /at resourceSpans\[0\]\.scopeSpans\[0\]\.spans\[0\]\.attributes\[1\]…: arrays and objects nest more than 256 levels/,
   'truncated.json': /the JSON ends too early/,
   'unknown-shape.json': /unrecognised trace format \(top-level keys: foo, bar\)/,
   'who-and-when-bad-content.json': /\(who-and-when\) at history\[1\]\.content: content is number/,

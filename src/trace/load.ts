@@ -1,6 +1,7 @@
 /**
  * Loading traces from disk: one file, or many files and folders in a batch where one bad file
- * does not stop the rest. Each batch item is a discriminated result, never a thrown string.
+ * does not stop the rest, nor one broken line of a JSON Lines file the file's other lines. Each
+ * batch item is a discriminated result, never a thrown string.
  */
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -8,7 +9,9 @@ import { TraceFormatError } from '../errors.js';
 import {
   idFromFile,
   isObject,
+  recordNumber,
   recordPosition,
+  refuseTooDeep,
   type ImportContext,
   type TraceFormat,
 } from './format.js';
@@ -29,10 +32,19 @@ export interface LoadOptions {
   format?: string;
 }
 
-/** One file's outcome in a batch. */
+/**
+ * What a file gives: its traces, and the lines of a JSON Lines file that could not be read and were
+ * skipped (empty when the whole file was read), each error naming its line and what the file gives
+ * without it.
+ */
+export interface TracesRead {
+  traces: Trace[];
+  skipped: TraceFormatError[];
+}
+
+/** One file's outcome in a batch: read (maybe with lines skipped), or not read at all. */
 export type LoadResult =
-  | { ok: true; file: string; traces: Trace[] }
-  | { ok: false; file: string; error: TraceFormatError };
+  ({ ok: true; file: string } & TracesRead) | { ok: false; file: string; error: TraceFormatError };
 
 /** A trace file's name: JSON, JSON Lines or SQLite, each maybe gzip-compressed. */
 const TRACE_FILE = /\.(json|jsonl|ndjson|db|sqlite3?)(\.gz)?$/i;
@@ -56,14 +68,66 @@ function unknownShape(input: RawInput, file: string, position?: string): TraceFo
   );
 }
 
-/** Turns already-read input into traces with the named or detected format. */
+/**
+ * Turns already-read input into traces with the named or detected format; a JSON Lines file with a
+ * broken line fails with that line's error.
+ */
 export async function importRawInput(
   input: RawInput,
   context: ImportContext,
   options: LoadOptions = {},
 ): Promise<Trace[]> {
+  if (input.kind === 'jsonl' && input.brokenLines.length > 0) throw input.brokenLines[0]!;
+  return (await importTraces(input, context, options)).traces;
+}
+
+/**
+ * Turns already-read input into traces with the named or detected format. The broken lines of a
+ * JSON Lines file are skipped, each an error saying what the file gives without it (the runs on the
+ * other lines, or the run without that line's event); a file with no line that could be read fails
+ * with its first broken line's error.
+ */
+export async function importTraces(
+  input: RawInput,
+  context: ImportContext,
+  options: LoadOptions = {},
+): Promise<TracesRead> {
+  if (input.kind !== 'jsonl')
+    return { traces: (await tracesAndShape(input, context, options)).traces, skipped: [] };
+  const { brokenLines, lineNumbers } = input;
+  if (input.records.length === 0 && brokenLines.length > 0) throw brokenLines[0]!;
+  let read: { traces: Trace[]; runPerLine: boolean };
+  try {
+    read = await tracesAndShape(input, context, options);
+  } catch (error) {
+    throw error instanceof TraceFormatError ? onFileLines(error, lineNumbers) : error;
+  }
+  const skipped = brokenLines.map(
+    (error) =>
+      new TraceFormatError(
+        error.file,
+        `${error.problem}; the line is skipped, ${read.runPerLine ? "and the file's other runs are read" : 'and the run is read without it'}`,
+        { ...(error.position ? { position: error.position } : {}), cause: error },
+      ),
+  );
+  return { traces: read.traces, skipped };
+}
+
+/**
+ * The traces of input, and whether each of its records is a run of its own (a list of traces, or
+ * a format that reads one run per record) rather than an event of a run.
+ */
+async function tracesAndShape(
+  input: RawInput,
+  context: ImportContext,
+  options: LoadOptions,
+): Promise<{ traces: Trace[]; runPerLine: boolean }> {
   const format = options.format ? getFormat(options.format) : detectFormat(input);
-  if (format) return format.parse(input, context);
+  if (format)
+    return {
+      traces: await format.parse(input, context),
+      runPerLine: format.recordsAreRuns === true,
+    };
   const list = options.format ? undefined : listOfTraces(input);
   if (!list) throw unknownShape(input, context.file);
   // Where an item is: its index in a JSON list, its line in JSON Lines.
@@ -75,9 +139,8 @@ export async function importRawInput(
   const traces: Trace[] = [];
   for (const [index, { item, format: itemFormat }] of items.entries()) {
     try {
-      traces.push(
-        ...(await itemFormat.parse(item, { ...context, id: `${context.id}-${index + 1}` })),
-      );
+      const id = `${context.id}-${recordNumber(input, index)}`;
+      traces.push(...(await itemFormat.parse(item, { ...context, id })));
     } catch (error) {
       if (!(error instanceof TraceFormatError)) throw error;
       throw new TraceFormatError(context.file, error.problem, {
@@ -87,7 +150,22 @@ export async function importRawInput(
       });
     }
   }
-  return traces;
+  return { traces, runPerLine: true };
+}
+
+/**
+ * An importer's error in JSON Lines on the file's lines: importers count records (`line 3` is the
+ * third record), which are the file's lines unless blank or broken lines come between.
+ */
+function onFileLines(error: TraceFormatError, lineNumbers: readonly number[]): TraceFormatError {
+  const record = /^line (\d+)(?=$|[.[])/.exec(error.position ?? '');
+  const line = record ? lineNumbers[Number(record[1]) - 1] : undefined;
+  if (line === undefined || line === Number(record![1])) return error;
+  return new TraceFormatError(error.file, error.problem, {
+    ...(error.format ? { format: error.format } : {}),
+    position: `line ${line}${error.position!.slice(record![0].length)}`,
+    cause: error,
+  });
 }
 
 /**
@@ -141,6 +219,7 @@ function isCanonicalTrace(value: TraceInput): value is Trace {
  */
 export async function toTrace(value: TraceInput, name = 'trace'): Promise<Trace> {
   if (isCanonicalTrace(value)) return value;
+  refuseTooDeep(value, { file: name });
   const traces = await importRawInput({ kind: 'json', value }, { file: name, id: name });
   return traces[0]!;
 }
@@ -154,7 +233,10 @@ export async function importTraceText(
   return importRawInput(rawInputFromText(text, file), { file, id: idFromFile(file) }, options);
 }
 
-/** Parses an uploaded file's bytes: JSON, JSON Lines or an AG2 SQLite database (`logs.db`). */
+/**
+ * Parses an uploaded file's bytes: JSON, JSON Lines or an AG2 SQLite database (`logs.db`); a JSON
+ * Lines file with a broken line fails with that line's error (`readTracesFromBytes` skips it).
+ */
 export async function importTraceBytes(
   bytes: Uint8Array,
   file: string,
@@ -163,17 +245,45 @@ export async function importTraceBytes(
   return importRawInput(rawInputFromBytes(bytes, file), { file, id: idFromFile(file) }, options);
 }
 
+/**
+ * Parses an uploaded file's bytes as `importTraceBytes` does, skipping the broken lines of a JSON
+ * Lines file (each an error in `skipped`) and reading the others.
+ */
+export async function readTracesFromBytes(
+  bytes: Uint8Array,
+  file: string,
+  options: LoadOptions = {},
+): Promise<TracesRead> {
+  return importTraces(rawInputFromBytes(bytes, file), { file, id: idFromFile(file) }, options);
+}
+
 /** How a path is named in results and messages: standard input (`-`) as `stdin`. */
 export const shownAs = (file: string) => (file === STDIN_PATH ? STDIN_NAME : file);
 
 /** Paths as a message lists them: `runs/, stdin`. */
 export const shownPaths = (paths: readonly string[]) => paths.map(shownAs).join(', ');
 
-/** Reads every trace in one file (`-`: standard input). */
+/**
+ * Reads every trace in one file (`-`: standard input); a JSON Lines file with a broken line fails
+ * with that line's error (`readTracesFromFile` skips it).
+ */
 export async function loadTraces(file: string, options: LoadOptions = {}): Promise<Trace[]> {
   const input = await readRawInput(file);
   const name = shownAs(file);
   return importRawInput(input, { file: name, id: idFromFile(name) }, options);
+}
+
+/**
+ * Reads every trace in one file as `loadTraces` does, skipping the broken lines of a JSON Lines file
+ * (each an error in `skipped`) and reading the others.
+ */
+export async function readTracesFromFile(
+  file: string,
+  options: LoadOptions = {},
+): Promise<TracesRead> {
+  const input = await readRawInput(file);
+  const name = shownAs(file);
+  return importTraces(input, { file: name, id: idFromFile(name) }, options);
 }
 
 /** Reads the single trace in a file (the first, when a file holds several). */
@@ -207,7 +317,10 @@ export async function expandPaths(paths: readonly string[]): Promise<string[]> {
   return out;
 }
 
-/** Loads many files and folders; yields one result per file, in order, whatever fails. */
+/**
+ * Loads many files and folders; yields one result per file, in order, whatever fails. A JSON Lines
+ * file's broken lines are skipped (the result's `skipped`) and its other lines read.
+ */
 export async function* loadBatch(
   paths: readonly string[],
   options: LoadOptions = {},
@@ -215,7 +328,7 @@ export async function* loadBatch(
   for (const path of await expandPaths(paths)) {
     const file = shownAs(path);
     try {
-      yield { ok: true, file, traces: await loadTraces(path, options) };
+      yield { ok: true, file, ...(await readTracesFromFile(path, options)) };
     } catch (error) {
       if (error instanceof TraceFormatError) yield { ok: false, file, error };
       else if (error instanceof Error && error.name === 'UserError') throw error;

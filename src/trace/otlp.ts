@@ -114,6 +114,29 @@ const toBigInt = (value: string | number | null | undefined): bigint => {
   }
 };
 
+/**
+ * True when some key or string value inside `value` passes `test`: what a search of the value's
+ * JSON text for a quoted name finds, without writing that text (a copy as large as the file). A
+ * walk with its own stack.
+ */
+export function someString(value: unknown, test: (text: string) => boolean): boolean {
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const item = pending.pop();
+    if (typeof item === 'string') {
+      if (test(item)) return true;
+    } else if (Array.isArray(item)) {
+      for (const element of item as unknown[]) pending.push(element);
+    } else if (typeof item === 'object' && item !== null) {
+      for (const key in item) {
+        if (test(key)) return true;
+        pending.push((item as Record<string, unknown>)[key]);
+      }
+    }
+  }
+  return false;
+}
+
 /** True for an OTLP/JSON export. */
 export function isOtlp(value: unknown): value is { resourceSpans: unknown[] } {
   return isObject(value) && Array.isArray(value.resourceSpans);

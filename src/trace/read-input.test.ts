@@ -33,18 +33,28 @@ describe('reading trace files', () => {
   });
 
   it('reads JSON Lines by extension and by shape', () => {
-    assert.deepEqual(rawInputFromText('{"a": 1}\n{"a": 2}\n', 'x.jsonl'), {
+    const lines = {
       kind: 'jsonl',
       records: [{ a: 1 }, { a: 2 }],
-    });
-    assert.deepEqual(rawInputFromText('{"a": 1}\n{"a": 2}\n', 'x.json'), {
-      kind: 'jsonl',
-      records: [{ a: 1 }, { a: 2 }],
-    });
+      lineNumbers: [1, 2],
+      brokenLines: [],
+    };
+    assert.deepEqual(rawInputFromText('{"a": 1}\n{"a": 2}\n', 'x.jsonl'), lines);
+    assert.deepEqual(rawInputFromText('{"a": 1}\r\n{"a": 2}\r\n', 'x.json'), lines);
   });
 
-  it('names the bad line of JSON Lines', () => {
-    assert.throws(() => rawInputFromText('{"a": 1}\n{"a": \n', 'x.jsonl'), /x\.jsonl at line 2:/);
+  it('keeps the lines around a broken line of JSON Lines, naming it and where each record stands', () => {
+    const input = rawInputFromText('{"a": 1}\n\n{"a": \n{"a": 3}\n{"a" 4}\n', 'x.jsonl');
+    assert.ok(input.kind === 'jsonl');
+    assert.deepEqual(input.records, [{ a: 1 }, { a: 3 }]);
+    assert.deepEqual(input.lineNumbers, [1, 4]);
+    assert.deepEqual(
+      input.brokenLines.map((error) => error.message),
+      [
+        'x.jsonl at line 3: the JSON ends too early (is the file truncated?)',
+        'x.jsonl at line 5, column 6: invalid JSON: colon expected',
+      ],
+    );
   });
 
   it('refuses an empty file', () => {
@@ -87,6 +97,8 @@ describe('reading trace files', () => {
     assert.deepEqual(rawInputFromBytes(gzipped('{"a": 1}'), 'log.jsonl.gz'), {
       kind: 'jsonl',
       records: [{ a: 1 }],
+      lineNumbers: [1],
+      brokenLines: [],
     });
     assert.throws(
       () => rawInputFromBytes(gzipped('{"a": '), 'cut.json.gz'),

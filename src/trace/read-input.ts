@@ -9,6 +9,8 @@ import { createRequire } from 'node:module';
 import { gunzipSync } from 'node:zlib';
 import type * as Jsonc from 'jsonc-parser';
 import { TraceFormatError } from '../errors.js';
+import { refuseTooDeep } from './format.js';
+import { MAX_JSON_DEPTH, TOO_DEEP } from './json-depth.js';
 
 /** jsonc-parser, loaded on the first parse failure: reading valid files never needs it. */
 let jsonc: typeof Jsonc | undefined;
@@ -23,11 +25,18 @@ const SQLITE_MAGIC = 'SQLite format 3\u0000';
 /** The first two bytes of every gzip stream. */
 const GZIP_MAGIC = [0x1f, 0x8b] as const;
 
-/** A trace file's content before a format is chosen. */
+/**
+ * A trace file's content before a format is chosen. JSON Lines keep the line each record stands on
+ * (blank lines are skipped) and the lines that could not be read, each an error naming its line:
+ * one broken line does not cost the others (load.ts decides what the file gives without it).
+ */
 export type RawInput =
   | { kind: 'json'; value: unknown }
-  | { kind: 'jsonl'; records: unknown[] }
+  | { kind: 'jsonl'; records: unknown[]; lineNumbers: number[]; brokenLines: TraceFormatError[] }
   | { kind: 'sqlite'; bytes: Uint8Array };
+
+/** What JSON Lines text gives: its records, the line (from 1) of each, and the broken lines. */
+export type JsonLines = Omit<Extract<RawInput, { kind: 'jsonl' }>, 'kind'>;
 
 function formatBytes(bytes: number): string {
   if (bytes >= 1024 ** 3) return `${(bytes / 1024 ** 3).toFixed(1)} GB`;
@@ -47,20 +56,64 @@ function lineAndColumn(text: string, offset: number): string {
   return `line ${line}, column ${offset - lineStart + 1}`;
 }
 
+/** jsonc-parser's tokens that open and close a nesting level (its SyntaxKind, a const enum). */
+const OPEN_BRACE = 1;
+const CLOSE_BRACE = 2;
+const OPEN_BRACKET = 3;
+const CLOSE_BRACKET = 4;
+const EOF = 17;
+
+/**
+ * Where text nests arrays and objects deeper than MAX_JSON_DEPTH, as a character offset; -1 when
+ * it does not. A scan of its tokens (no recursion), run before jsonc-parser's recursive parser
+ * reads text that JSON.parse refused.
+ */
+function tooDeepOffset(text: string): number {
+  const scanner = jsoncParser().createScanner(text, true);
+  let depth = 0;
+  for (let token = scanner.scan(); token !== EOF; token = scanner.scan()) {
+    if (token === OPEN_BRACE || token === OPEN_BRACKET) {
+      depth += 1;
+      if (depth > MAX_JSON_DEPTH) return scanner.getTokenOffset();
+    } else if (token === CLOSE_BRACE || token === CLOSE_BRACKET) depth = Math.max(0, depth - 1);
+  }
+  return -1;
+}
+
+/** Stops jsonc-parser's visit at the first error. */
+class FirstError {
+  constructor(
+    readonly error: Jsonc.ParseErrorCode,
+    readonly offset: number,
+  ) {}
+}
+
 /**
  * Describes why text is not JSON, with the line and column of the first problem. V8's own message
  * often lacks a position, so the failing text is re-read by jsonc-parser (strict mode), which
- * reports an offset for every error. Only runs on failure: the fast path is JSON.parse.
+ * reports an offset for every error; its visitor builds no values and stops at the first error.
+ * Text nested too deep for its recursive parser is refused for its depth. Only runs on failure:
+ * the fast path is JSON.parse.
  */
 function describeJsonError(text: string): { problem: string; position?: string } {
-  const { parse: parseTolerant, printParseErrorCode } = jsoncParser();
-  const errors: Jsonc.ParseError[] = [];
-  parseTolerant(text, errors, {
-    disallowComments: true,
-    allowTrailingComma: false,
-    allowEmptyContent: false,
-  });
-  const first = errors[0];
+  const { visit, printParseErrorCode } = jsoncParser();
+  const deep = tooDeepOffset(text);
+  if (deep >= 0) return { problem: TOO_DEEP, position: lineAndColumn(text, deep) };
+  let first: FirstError | undefined;
+  try {
+    visit(
+      text,
+      {
+        onError: (error, offset) => {
+          throw new FirstError(error, offset);
+        },
+      },
+      { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false },
+    );
+  } catch (error) {
+    if (!(error instanceof FirstError)) throw error;
+    first = error;
+  }
   if (!first) return { problem: 'invalid JSON' };
   const atEnd =
     first.offset >= text.trimEnd().length ||
@@ -72,27 +125,66 @@ function describeJsonError(text: string): { problem: string; position?: string }
   return { problem: `invalid JSON: ${code}`, position: lineAndColumn(text, first.offset) };
 }
 
-/** Parses JSON Lines: one JSON value per non-empty line. */
-export function parseJsonLines(text: string, file: string): unknown[] {
-  const records: unknown[] = [];
-  const lines = text.split(/\r?\n/);
-  for (let index = 0; index < lines.length; index += 1) {
-    const line = lines[index]!.trim();
-    if (line.length === 0) continue;
-    try {
-      records.push(JSON.parse(line));
-    } catch (error) {
-      const { problem } = describeJsonError(line);
-      throw new TraceFormatError(file, problem, { position: `line ${index + 1}`, cause: error });
-    }
+/**
+ * Calls `visit` with each line of `text` (split at `\n`, trimmed, so a `\r` before it goes too)
+ * and its number from 1, without building a list of the lines.
+ */
+function forEachLine(text: string, visit: (line: string, number: number) => void): void {
+  let number = 1;
+  for (let start = 0; start <= text.length; number += 1) {
+    const end = text.indexOf('\n', start);
+    const stop = end === -1 ? text.length : end;
+    visit(text.slice(start, stop).trim(), number);
+    start = stop + 1;
   }
-  return records;
+}
+
+/**
+ * Parses JSON Lines: one JSON value per non-empty line. A line that is not JSON, or nests deeper
+ * than a trace may, is a broken line (an error naming it), and the others are read.
+ */
+export function parseJsonLines(text: string, file: string): JsonLines {
+  const read: JsonLines = { records: [], lineNumbers: [], brokenLines: [] };
+  forEachLine(text, (line, number) => {
+    if (line.length === 0) return;
+    const position = `line ${number}`;
+    let record: unknown;
+    try {
+      record = JSON.parse(line);
+    } catch (error) {
+      const { problem, position: inLine } = describeJsonError(line);
+      read.brokenLines.push(
+        new TraceFormatError(file, problem, {
+          // Within its own line, the column is the useful half of a position.
+          position: inLine ? `${position}, ${inLine.replace(/^line 1, /, '')}` : position,
+          cause: error,
+        }),
+      );
+      return;
+    }
+    try {
+      refuseTooDeep(record, { file, prefix: position });
+    } catch (error) {
+      if (!(error instanceof TraceFormatError)) throw error;
+      read.brokenLines.push(error);
+      return;
+    }
+    read.records.push(record);
+    read.lineNumbers.push(number);
+  });
+  return read;
 }
 
 /** Looks like JSON Lines: at least two non-empty lines that each start a JSON object. */
 function looksLikeJsonLines(text: string): boolean {
-  const lines = text.split(/\r?\n/).filter((line) => line.trim().length > 0);
-  return lines.length >= 2 && lines.every((line) => line.trimStart().startsWith('{'));
+  let lines = 0;
+  let objects = true;
+  forEachLine(text, (line) => {
+    if (line.length === 0) return;
+    lines += 1;
+    objects &&= line.startsWith('{');
+  });
+  return lines >= 2 && objects;
 }
 
 /**
@@ -108,12 +200,12 @@ const SQL_TEXT = /^\s*(--(?!-)|create\s+table\b|insert\s+into\b|pragma\b|begin\s
 export function rawInputFromText(text: string, file: string, name = file): RawInput {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   if (body.trim().length === 0) throw new TraceFormatError(file, 'the file is empty');
-  if (/\.jsonl$|\.ndjson$/i.test(name))
-    return { kind: 'jsonl', records: parseJsonLines(body, file) };
+  if (/\.jsonl$|\.ndjson$/i.test(name)) return { kind: 'jsonl', ...parseJsonLines(body, file) };
+  let value: unknown;
   try {
-    return { kind: 'json', value: JSON.parse(body) };
+    value = JSON.parse(body);
   } catch (error) {
-    if (looksLikeJsonLines(body)) return { kind: 'jsonl', records: parseJsonLines(body, file) };
+    if (looksLikeJsonLines(body)) return { kind: 'jsonl', ...parseJsonLines(body, file) };
     if (SQL_TEXT.test(body))
       throw new TraceFormatError(
         file,
@@ -123,6 +215,8 @@ export function rawInputFromText(text: string, file: string, name = file): RawIn
     const { problem, position } = describeJsonError(body);
     throw new TraceFormatError(file, problem, { position, cause: error });
   }
+  refuseTooDeep(value, { file });
+  return { kind: 'json', value };
 }
 
 /**
@@ -148,29 +242,42 @@ function gunzipTrace(bytes: Uint8Array, file: string): Uint8Array {
 const isGzip = (bytes: Uint8Array) => bytes[0] === GZIP_MAGIC[0] && bytes[1] === GZIP_MAGIC[1];
 
 /**
- * Decodes bytes into a RawInput, recognising SQLite databases by their header; gzip-compressed
- * bytes are decompressed first (the file's name, less `.gz`, tells JSON Lines apart as usual).
+ * A trace's bytes decoded as far as text: a SQLite database's bytes, or the text with the name that
+ * tells JSON Lines apart (the file's, less a `.gz` it was decompressed from).
  */
-export function rawInputFromBytes(bytes: Uint8Array, file: string): RawInput {
-  if (isGzip(bytes)) return decodeBytes(gunzipTrace(bytes, file), file.replace(/\.gz$/i, ''), file);
-  return decodeBytes(bytes, file, file);
-}
+type Decoded = { kind: 'sqlite'; bytes: Uint8Array } | { kind: 'text'; text: string; name: string };
 
-/** Decodes uncompressed bytes; `name` tells JSON Lines apart, `file` is named in messages. */
-function decodeBytes(bytes: Uint8Array, name: string, file: string): RawInput {
-  const header = Buffer.from(bytes.subarray(0, 16)).toString('latin1');
-  if (header === SQLITE_MAGIC) return { kind: 'sqlite', bytes };
-  if (bytes.length > 0 && bytes.indexOf(0) !== -1 && bytes.indexOf(0) < 4096) {
+/**
+ * Decodes bytes, recognising SQLite databases by their header; gzip-compressed bytes are
+ * decompressed first. Binary files are refused.
+ */
+function decode(bytes: Uint8Array, file: string): Decoded {
+  const gzip = isGzip(bytes);
+  const plain = gzip ? gunzipTrace(bytes, file) : bytes;
+  const name = gzip ? file.replace(/\.gz$/i, '') : file;
+  const header = Buffer.from(plain.subarray(0, 16)).toString('latin1');
+  if (header === SQLITE_MAGIC) return { kind: 'sqlite', bytes: plain };
+  if (plain.length > 0 && plain.indexOf(0) !== -1 && plain.indexOf(0) < 4096) {
     throw new TraceFormatError(
       file,
       'this is a binary file, not a JSON, JSON Lines or SQLite trace',
     );
   }
-  return rawInputFromText(
-    Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'),
-    file,
-    name,
-  );
+  const text = Buffer.from(plain.buffer, plain.byteOffset, plain.byteLength).toString('utf8');
+  return { kind: 'text', text, name };
+}
+
+/** The RawInput of decoded bytes. */
+function rawInputFromDecoded(decoded: Decoded, file: string): RawInput {
+  return decoded.kind === 'sqlite' ? decoded : rawInputFromText(decoded.text, file, decoded.name);
+}
+
+/**
+ * Decodes bytes into a RawInput, recognising SQLite databases by their header; gzip-compressed
+ * bytes are decompressed first (the file's name, less `.gz`, tells JSON Lines apart as usual).
+ */
+export function rawInputFromBytes(bytes: Uint8Array, file: string): RawInput {
+  return rawInputFromDecoded(decode(bytes, file), file);
 }
 
 /** The path that means standard input: `cat run.json | faultline attribute -`. */
@@ -199,12 +306,8 @@ async function readStdin(): Promise<Uint8Array> {
   return new Uint8Array(Buffer.concat(chunks));
 }
 
-/**
- * Reads a trace file from disk, refusing files too large to parse safely; `-` reads standard
- * input (named `stdin` in messages).
- */
-export async function readRawInput(file: string): Promise<RawInput> {
-  if (file === STDIN_PATH) return rawInputFromBytes(await readStdin(), STDIN_NAME);
+/** A trace file's bytes, refusing files too large to parse safely. */
+async function readFileBytes(file: string): Promise<Uint8Array> {
   let size: number;
   try {
     const info = await stat(file);
@@ -236,8 +339,26 @@ export async function readRawInput(file: string): Promise<RawInput> {
       if (bytesRead === 0) break;
       offset += bytesRead;
     }
-    return rawInputFromBytes(bytes.subarray(0, offset), file);
+    return bytes.subarray(0, offset);
   } finally {
     await handle.close();
   }
+}
+
+/**
+ * A trace file (`-`: standard input, named `stdin`) decoded as far as text. Its own function, so
+ * that nothing holds the bytes once it returns: a large trace's bytes, its text and its parsed
+ * value are never all held at once.
+ */
+async function readDecoded(file: string): Promise<Decoded> {
+  if (file === STDIN_PATH) return decode(await readStdin(), STDIN_NAME);
+  return decode(await readFileBytes(file), file);
+}
+
+/**
+ * Reads a trace file from disk, refusing files too large to parse safely; `-` reads standard
+ * input (named `stdin` in messages).
+ */
+export async function readRawInput(file: string): Promise<RawInput> {
+  return rawInputFromDecoded(await readDecoded(file), file === STDIN_PATH ? STDIN_NAME : file);
 }

@@ -12,6 +12,7 @@ import { matchAgentName } from '../agents.js';
 import { buildTrace, type DraftStep } from '../build-trace.js';
 import {
   isObject,
+  recordNumber,
   recordPosition,
   textOf,
   validate,
@@ -135,6 +136,7 @@ function traceOf(
 export const aegisFormat: TraceFormat = {
   name: NAME,
   description: 'AEGIS injected-fault runs (flat or release layout; JSON, JSON array or JSON Lines)',
+  recordsAreRuns: true,
   detect(input) {
     const records = recordsOf(input);
     return records !== undefined && isRecord(records[0]);
@@ -150,7 +152,7 @@ export const aegisFormat: TraceFormat = {
         record,
         context,
         recordPosition(input, index),
-        `${context.id}-${index + 1}`,
+        `${context.id}-${recordNumber(input, index)}`,
         context.id,
       ),
     );

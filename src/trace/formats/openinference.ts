@@ -9,7 +9,7 @@ import { buildTrace } from '../build-trace.js';
 import { argumentsText, isObject, textOf, validate, type TraceFormat } from '../format.js';
 import { callsText } from '../step-text.js';
 import type { ToolCall } from '../model.js';
-import { decodeOtlp, isOtlp } from '../otlp.js';
+import { decodeOtlp, isOtlp, someString } from '../otlp.js';
 import type { RawInput } from '../read-input.js';
 import {
   isoOfNanos,
@@ -22,6 +22,8 @@ import {
 import { requireSteps } from './chat-messages.js';
 
 const NAME = 'openinference';
+/** The attribute that marks an OpenInference span. */
+const SPAN_KIND = 'openinference.span.kind';
 
 /** One span with attributes already as a flat map, whichever envelope it came in. */
 interface FlatSpan {
@@ -85,8 +87,7 @@ function flatSpans(input: RawInput, file: string): FlatSpan[] {
   const phoenix = validate(phoenixSchema, input.value, { file, format: NAME });
   return phoenix.data.map((span) => {
     const attributes = flatten(span.attributes ?? {});
-    if (span.span_kind && !attributes['openinference.span.kind'])
-      attributes['openinference.span.kind'] = span.span_kind;
+    if (span.span_kind && !attributes[SPAN_KIND]) attributes[SPAN_KIND] = span.span_kind;
     return {
       traceId: span.context.trace_id ?? '',
       spanId: span.context.span_id,
@@ -140,7 +141,7 @@ function outputOf(attributes: Record<string, unknown>): { text: string; toolCall
 }
 
 function neutral(span: FlatSpan): NeutralSpan {
-  const kind = String(span.attributes['openinference.span.kind'] ?? '').toUpperCase();
+  const kind = String(span.attributes[SPAN_KIND] ?? '').toUpperCase();
   const out: NeutralSpan = {
     id: span.spanId,
     start: span.start,
@@ -190,8 +191,12 @@ function neutral(span: FlatSpan): NeutralSpan {
 function looksLikeOpenInference(input: RawInput): boolean {
   if (input.kind !== 'json') return false;
   const { value } = input;
+  // The span kind attribute's name, as the export's JSON text would show it quoted.
   if (isOtlp(value))
-    return JSON.stringify(value.resourceSpans).includes('"openinference.span.kind"');
+    return someString(
+      value.resourceSpans,
+      (text) => text === SPAN_KIND || text.endsWith(`"${SPAN_KIND}`),
+    );
   return (
     isObject(value) &&
     Array.isArray(value.data) &&

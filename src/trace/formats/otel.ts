@@ -12,7 +12,7 @@ import { parseJsonOr, argumentsText, isObject, textOf, type TraceFormat } from '
 import { readLogprobs, readLogprobsOfParts } from '../logprobs.js';
 import { callsText } from '../step-text.js';
 import type { StepLogprobs, ToolCall } from '../model.js';
-import { decodeOtlp, isOtlp, type OtlpSpan } from '../otlp.js';
+import { decodeOtlp, isOtlp, someString, type OtlpSpan } from '../otlp.js';
 import {
   isoOfNanos,
   stepsFromSpans,
@@ -161,10 +161,16 @@ function neutral(span: OtlpSpan): NeutralSpan {
   return out;
 }
 
-const hasGenAi = (value: unknown) => {
-  if (!isOtlp(value)) return false;
-  return JSON.stringify(value.resourceSpans).includes('"gen_ai.');
-};
+/**
+ * An OTLP export with a `gen_ai.` name in it: a key or string that starts with one, or holds one
+ * quoted (JSON text in an attribute), as its JSON text would show `"gen_ai.`.
+ */
+const hasGenAi = (value: unknown) =>
+  isOtlp(value) &&
+  someString(
+    value.resourceSpans,
+    (text) => text.startsWith('gen_ai.') || text.includes('"gen_ai.'),
+  );
 
 export const otelFormat: TraceFormat = {
   name: NAME,
