@@ -87,7 +87,7 @@ export {
 export { baselineOutcomes, type FoldPlan } from './eval/baselines.js';
 export { calibrationOf, type Calibration } from './eval/calibration.js';
 export { runEvaluation, type EvalOptions } from './eval/run-eval.js';
-export { ResultStore, type EvalRecord } from './eval/store.js';
+export { ResultStore, type EvalRecord } from './eval/result-store.js';
 export { summariseEvaluation, type EvalSummary } from './eval/summary.js';
 export { renderMarkdownReport } from './eval/report-markdown.js';
 export { renderHtmlReport } from './eval/report-html.js';

@@ -8,7 +8,13 @@ import { firstAgentStep } from '../attribution/first-agent.js';
 import { onTeam, responsibleAgents, sameAgent } from '../trace/agents.js';
 import type { Trace } from '../trace/model.js';
 import { subsetOf } from '../trace/subset.js';
-import { assignFoldsFor, seedsOf, type FoldPlan } from '../attribution/offline/train/folds.js';
+import {
+  assignFoldsFor,
+  foldCount,
+  foldsOf,
+  seedsOf,
+  type FoldPlan,
+} from '../attribution/offline/train/folds.js';
 import { lenientStepMatch, outcomesOf, type Outcomes } from './metrics.js';
 
 export type { FoldPlan } from '../attribution/offline/train/folds.js';
@@ -145,13 +151,16 @@ export function baselineOutcomes(traces: readonly Trace[], plan: FoldPlan): Base
   const frequent: BaselineItem[] = [];
   for (const seed of seedsOf(plan)) {
     const assignment = assignFoldsFor(traces, plan, seed);
+    const folds = foldsOf(
+      traces.map((_, index) => index),
+      assignment,
+      foldCount(traces, plan),
+    );
     traces.forEach((trace, index) => {
-      const training = traces.filter(
-        (_, other) =>
-          assignment[other] !== assignment[index] &&
-          (plan.by === 'system' || subsets[other] === subsets[index]),
+      const training = folds[assignment[index]!]!.training.filter(
+        (other) => plan.by === 'system' || subsets[other] === subsets[index],
       );
-      const agent = mostFrequentAgent(training) ?? '';
+      const agent = mostFrequentAgent(training.map((other) => traces[other]!)) ?? '';
       const step = trace.steps.findIndex((candidate) => sameAgent(candidate.agent, agent));
       frequent.push(
         item(index, outcomesOfGuess(trace, agent, step === -1 ? firstAgentStep(trace) : step)),

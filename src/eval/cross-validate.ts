@@ -26,7 +26,7 @@ import {
   type FoldPlan,
 } from '../attribution/offline/train/folds.js';
 import { CROSS_VALIDATED_OFFLINE, LEAVE_ONE_SYSTEM_OUT } from './constants.js';
-import { recordOf, type EvalRecord } from './store.js';
+import { recordOf, type EvalRecord } from './result-store.js';
 
 /** The folds of the cross-validated figures in docs/MODEL.md. */
 export const DEFAULT_FOLD_PLAN: FoldPlan = { folds: 5, seeds: DEFAULT_FOLD_SEEDS };

@@ -5,12 +5,15 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { FIXTURES } from '../../test/paths.js';
 import { scriptedModel } from '../../test/scripted-model.js';
-import { attributeWithModel, loadOfflineModel } from '../attribution/offline/attribute/attributor.js';
+import {
+  attributeWithModel,
+  loadOfflineModel,
+} from '../attribution/offline/attribute/attributor.js';
 import { buildTrace } from '../trace/build-trace.js';
 import { loadTraces } from '../trace/load.js';
 import { evaluateModes, summariseModes, type ModePrediction } from './modes.js';
 import { runEvaluation } from './run-eval.js';
-import { ResultStore } from './store.js';
+import { ResultStore } from './result-store.js';
 
 describe('failure-mode figures', () => {
   it('computes per-mode precision, recall and F1, micro- and macro-F1', () => {

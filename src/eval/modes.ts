@@ -22,8 +22,8 @@ import type { Trace } from '../trace/model.js';
 import { mostTalkativeSpeaker } from './baselines.js';
 import { CROSS_VALIDATED_OFFLINE } from './constants.js';
 import { seededRandom, type Estimate } from './metrics.js';
-import type { EvalRecord } from './store.js';
-import { methodLabel } from './summary.js';
+import type { EvalRecord } from './result-store.js';
+import { methodLabel } from './method-label.js';
 
 /** One run's predicted and labelled modes (and agent-mode pairs, when the run labels faults). */
 export interface ModePrediction {

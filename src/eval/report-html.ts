@@ -16,8 +16,8 @@ import {
   reportNotes,
 } from './report-markdown.js';
 import { agentCorrect, stepCorrect, type Estimate } from './metrics.js';
+import { methodLabel } from './method-label.js';
 import {
-  methodLabel,
   predictionText,
   methodTotals,
   spendText,

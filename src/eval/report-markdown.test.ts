@@ -6,7 +6,7 @@ import {
   methodReliabilityTable,
   renderMarkdownReport,
 } from './report-markdown.js';
-import type { EvalRecord } from './store.js';
+import type { EvalRecord } from './result-store.js';
 import { summariseEvaluation } from './summary.js';
 
 /** A record of `method` naming `predicted` at the stated agent confidence. */

@@ -5,8 +5,8 @@
 import type { Calibration } from './calibration.js';
 import { PAPER_PROMPTS_TAG } from './constants.js';
 import { agentCorrect, stepCorrect, type Estimate } from './metrics.js';
+import { methodLabel } from './method-label.js';
 import {
-  methodLabel,
   predictionText,
   methodTotals,
   spendText,

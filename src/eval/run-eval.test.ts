@@ -12,7 +12,7 @@ import type { Trace } from '../trace/model.js';
 import { renderHtmlReport } from './report-html.js';
 import { renderMarkdownReport, terminalReport } from './report-markdown.js';
 import { runEvaluation, type EvalProgress } from './run-eval.js';
-import { ResultStore } from './store.js';
+import { ResultStore } from './result-store.js';
 import { summariseEvaluation } from './summary.js';
 
 describe('evaluation runs', () => {

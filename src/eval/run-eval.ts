@@ -35,7 +35,7 @@ import {
   settingsFingerprint,
   type EvalRecord,
   type ResultStore,
-} from './store.js';
+} from './result-store.js';
 
 export { CROSS_VALIDATED_OFFLINE, LEAVE_ONE_SYSTEM_OUT } from './constants.js';
 

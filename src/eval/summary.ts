@@ -15,11 +15,12 @@ import {
   summariseOutcomes,
   type Scored,
 } from './metrics.js';
-import { recordTraceKey, type EvalRecord } from './store.js';
+import { recordTraceKey, type EvalRecord } from './result-store.js';
 import type { SummaryRow } from './summary-row.js';
 
 export type { SummaryRow } from './summary-row.js';
 import type { EvalRunInfo } from './run-eval.js';
+import { methodLabel } from './method-label.js';
 import type { ModesSummary } from './modes.js';
 
 /** The whole report. */
@@ -72,13 +73,6 @@ export function spendText(record: EvalRecord): {
     cost: usage.costUsd === undefined ? '–' : `$${usage.costUsd.toFixed(4)}`,
     milliseconds: record.milliseconds.toFixed(1),
   };
-}
-
-/** A method's label in tables: `offline (with GT)`. */
-export function methodLabel(method: string, useGroundTruth?: boolean): string {
-  return useGroundTruth === undefined
-    ? method
-    : `${method} (${useGroundTruth ? 'with' : 'without'} GT)`;
 }
 
 function scoredOf(record: EvalRecord): Scored {

@@ -6,7 +6,7 @@ import { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { basename } from 'node:path';
 import type { Attribution } from '../attribution/method.js';
-import type { EvalRecord } from '../eval/store.js';
+import type { EvalRecord } from '../eval/result-store.js';
 import { pageBounds, type Repository } from '../store/repository.js';
 import { loadTraces } from '../trace/load.js';
 import type {

@@ -1,12 +1,11 @@
 /**
- * What the scorers read from a trace: step feature rows, the candidate mask, and step
- * probabilities; plus which traces are usable for training. Shared by training and attributing.
+ * What the scorers read from a trace: step feature rows, the candidate mask and the agents'
+ * unshared shares; plus which traces are usable for training. Shared by training and attributing.
  */
 import { namesAnAgent } from '../../../trace/agents.js';
 import type { Trace } from '../../../trace/model.js';
 import { featuresAndMask, type StepInputs } from './features.js';
 import type { RunFigures } from './run-facts.js';
-import { scoreRows, softmax, type LinearScorer } from '../scores/scoring.js';
 
 /** True when a trace names a responsible agent (one, or several for injected faults). */
 function hasAgentLabel(trace: Trace): boolean {
@@ -49,13 +48,4 @@ export function attributionInputs(
 export function stepInputs(trace: Trace, useGroundTruth = true): StepInputs {
   const { rows, mask, unshared } = attributionInputs(trace, useGroundTruth);
   return { rows, mask, unshared };
-}
-
-/** Step probabilities under a step scorer. */
-export function stepProbabilitiesOf(
-  scorer: LinearScorer,
-  rows: number[][],
-  mask: boolean[],
-): number[] {
-  return softmax(scoreRows(scorer, rows), mask);
 }

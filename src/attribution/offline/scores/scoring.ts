@@ -31,3 +31,12 @@ export function softmax(scores: readonly number[], mask: readonly boolean[]): nu
   const total = exps.reduce((sum, value) => sum + value, 0);
   return exps.map((value) => (total > 0 ? value / total : 0));
 }
+
+/** Step probabilities under a step scorer: a softmax over the candidate steps. */
+export function stepProbabilitiesOf(
+  scorer: LinearScorer,
+  rows: number[][],
+  mask: boolean[],
+): number[] {
+  return softmax(scoreRows(scorer, rows), mask);
+}

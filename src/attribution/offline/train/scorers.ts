@@ -13,7 +13,8 @@ import { AGENT_FEATURE_NAMES, computeAgentFeatures } from '../features/agent-fea
 import { fitConditionalLogit, type LabelledList } from './conditional-logit.js';
 import { fitFamiliarity } from '../familiarity/familiarity.js';
 import { FEATURE_NAMES } from '../features/feature-names.js';
-import { hasStepLabel, isLabelled, stepInputs, stepProbabilitiesOf } from '../features/inputs.js';
+import { hasStepLabel, isLabelled, stepInputs } from '../features/inputs.js';
+import { stepProbabilitiesOf } from '../scores/scoring.js';
 import { MODEL_FORMAT_VERSION, type OfflineModel } from '../model/model-file.js';
 import { DEFAULT_TRAIN_SETTINGS, type TrainSettings } from '../model/settings.js';
 

@@ -1,0 +1,54 @@
+/**
+ * Scores stage: the step scorer's probability that each step is the decisive one, then the agent
+ * scorer's probability that each agent is responsible (its features include the step
+ * probabilities). Both scorers are conditional logits stored in the model file.
+ */
+import type { Trace } from '../../../trace/model.js';
+import type { AttributeOptions } from '../../method.js';
+import { computeAgentFeatures } from '../features/agent-features.js';
+import { attributionInputs } from '../features/inputs.js';
+import type { RunFigures } from '../features/run-facts.js';
+import type { OfflineModel } from '../model/model-file.js';
+import { scoreRows, softmax, stepProbabilitiesOf } from './scoring.js';
+
+/** Everything the model concludes about a trace, before it is decoded and phrased. */
+export interface OfflinePrediction {
+  /** Feature rows of the steps. */
+  rows: number[][];
+  /** Probability that each step is the decisive one. */
+  stepProbabilities: number[];
+  /** Probability that each agent is responsible, most likely first. */
+  agents: { agent: string; probability: number }[];
+}
+
+/** The prediction, with the run's figures as its rows read them (the reason's quotes read them). */
+export function predict(
+  trace: Trace,
+  model: OfflineModel,
+  options: AttributeOptions = {},
+): OfflinePrediction & { figures: RunFigures } {
+  const { rows, mask, unshared, figures } = attributionInputs(
+    trace,
+    options.useGroundTruth !== false,
+  );
+  const stepProbabilities = stepProbabilitiesOf(model.step, rows, mask);
+  const agentInputs = computeAgentFeatures(trace, rows, stepProbabilities, mask, unshared);
+  const agentProbabilities = softmax(
+    scoreRows(model.agent, agentInputs.rows),
+    agentInputs.rows.map(() => true),
+  );
+  const agents = agentInputs.agents
+    .map((agent, index) => ({ agent, probability: agentProbabilities[index]! }))
+    .sort((left, right) => right.probability - left.probability);
+  return { rows, stepProbabilities, agents, figures };
+}
+
+/** Scores a trace's steps and agents. */
+export function predictOffline(
+  trace: Trace,
+  model: OfflineModel,
+  options: AttributeOptions = {},
+): OfflinePrediction {
+  const { rows, stepProbabilities, agents } = predict(trace, model, options);
+  return { rows, stepProbabilities, agents };
+}
