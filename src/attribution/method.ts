@@ -3,6 +3,7 @@
  * and the server all return this object.
  */
 import type { Trace } from '../trace/model.js';
+import type { Divergence } from './diverge/types.js';
 
 /** A scored alternative step. */
 export interface Candidate {
@@ -99,6 +100,8 @@ export interface Attribution {
    * (agent and step above are the paper's strict reading); docs/PROTOCOL.md.
    */
   lenient?: LenientReading;
+  /** Where the run departs from a passing run of the same task (method `diverge`). */
+  divergence?: Divergence;
 }
 
 /** The answer of the tolerant reading of replies to the paper's prompts. */
@@ -116,6 +119,8 @@ export interface AttributeOptions {
   useGroundTruth?: boolean;
   /** Step-by-step: most verdicts asked before giving up (default: every step). */
   maxCalls?: number;
+  /** A passing run of the same task, for methods that compare with one (`diverge`). */
+  reference?: Trace;
 }
 
 /** An attribution method, registered by name. */

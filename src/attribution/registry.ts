@@ -4,6 +4,7 @@
 import { UserError } from '../errors.js';
 import { createLlmMethod, llmMethodNames, type LlmOptions } from './llm/catalog.js';
 import { createOfflineMethod } from './offline/attribute/attributor.js';
+import { divergeMethod } from './diverge/method.js';
 import { firstAgentMethod } from './first-agent.js';
 import type { AttributionMethod } from './method.js';
 
@@ -17,7 +18,15 @@ export interface MethodOptions {
 
 type MethodFactory = (options: MethodOptions) => AttributionMethod;
 
-const factories = new Map<string, { description: string; create: MethodFactory }>([
+/** A registered method: how to make it, and whether it compares with a passing run. */
+interface MethodEntry {
+  description: string;
+  create: MethodFactory;
+  /** True for methods that need a passing run of the same task (`AttributeOptions.reference`). */
+  needsReference?: boolean;
+}
+
+const factories = new Map<string, MethodEntry>([
   [
     'offline',
     {
@@ -26,22 +35,28 @@ const factories = new Map<string, { description: string; create: MethodFactory }
     },
   ],
   ['first-agent', { description: firstAgentMethod.description, create: () => firstAgentMethod }],
-  ...llmMethodNames().map(
-    ({ name, description }): [string, { description: string; create: MethodFactory }] => [
-      name,
-      { description, create: (options) => createLlmMethod(name, options.llm ?? {}) },
-    ],
-  ),
+  [
+    divergeMethod.name,
+    { description: divergeMethod.description, create: () => divergeMethod, needsReference: true },
+  ],
+  ...llmMethodNames().map(({ name, description }): [string, MethodEntry] => [
+    name,
+    { description, create: (options) => createLlmMethod(name, options.llm ?? {}) },
+  ]),
 ]);
 
 /** The default method: offline, no API key. */
 export const DEFAULT_METHOD = 'offline';
 
-/** Names and descriptions of every registered method. */
-export function listMethods(): { name: string; description: string }[] {
+/**
+ * Names and descriptions of every registered method; `needsReference` marks those that compare
+ * with a passing run (a list that offers methods for one run alone leaves them out).
+ */
+export function listMethods(): { name: string; description: string; needsReference?: boolean }[] {
   return [...factories.entries()].map(([name, entry]) => ({
     name,
     description: entry.description,
+    ...(entry.needsReference ? { needsReference: true } : {}),
   }));
 }
 

@@ -1,0 +1,178 @@
+/**
+ * Compares two aligned steps in substance (substance.ts): which aspects differ, a line saying how,
+ * and the line of each step that shows it.
+ */
+import type { Aspect } from './types.js';
+import type { StepSubstance } from './substance.js';
+
+/** Longest quote, as the offline method's evidence quotes. */
+const QUOTE_LENGTH = 160;
+/** Below this word similarity, two steps of the same role say different things. */
+const OTHER_CONTENT = 0.2;
+/** ...when both say at least this many words (a short reply can be reworded entirely). */
+const CONTENT_WORDS = 6;
+
+/** What differs between a failed step and the passing step aligned with it. */
+export interface StepDifference {
+  aspects: Aspect[];
+  detail: string;
+  failed: string;
+  passed: string;
+}
+
+/** A line cut to QUOTE_LENGTH around `at` (a character position in it), `...` marking cuts. */
+export function quoteLine(line: string, at = 0): string {
+  const text = line.trim();
+  if (text.length <= QUOTE_LENGTH) return text;
+  const start = Math.max(0, Math.min(at - QUOTE_LENGTH / 3, text.length - QUOTE_LENGTH + 6));
+  const cut = text.slice(Math.floor(start), Math.floor(start) + QUOTE_LENGTH - 6);
+  return `${start > 0 ? '...' : ''}${cut}${start + QUOTE_LENGTH - 6 < text.length ? '...' : ''}`;
+}
+
+/** The first line holding `needle` (as a whole token where it is a figure), quoted around it. */
+function lineWith(lines: readonly string[], needles: readonly string[]): string | undefined {
+  for (const needle of needles) {
+    const plain = needle.replace(/%$/, '');
+    const pattern = new RegExp(`(?<![\\w.])${plain.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`);
+    for (const line of lines) {
+      const at = line.search(pattern);
+      if (at >= 0) return quoteLine(line, at);
+    }
+  }
+  return undefined;
+}
+
+/** The first line of `lines` that `other` lacks, quoted; else the first line. */
+function firstOwnLine(lines: readonly string[], other: readonly string[]): string {
+  const theirs = new Set(other.map((line) => line.trim()));
+  const own = lines.find((line) => !theirs.has(line.trim()));
+  return quoteLine(own ?? lines[0] ?? '');
+}
+
+/** Items of `left` not in `right`. */
+const without = (left: readonly string[], right: readonly string[]) => {
+  const set = new Set(right);
+  return left.filter((item) => !set.has(item));
+};
+
+/** The same items, in any order and count. */
+const sameSet = (left: readonly string[], right: readonly string[]) =>
+  without(left, right).length === 0 && without(right, left).length === 0;
+
+/** Word-set Jaccard similarity. */
+function wordSimilarity(left: readonly string[], right: readonly string[]): number {
+  const a = new Set(left);
+  const b = new Set(right);
+  if (a.size === 0 && b.size === 0) return 1;
+  let shared = 0;
+  for (const word of a) if (b.has(word)) shared += 1;
+  return shared / (a.size + b.size - shared);
+}
+
+const listed = (items: readonly string[]) =>
+  items.length <= 3
+    ? items.join(', ')
+    : `${items.slice(0, 3).join(', ')} and ${items.length - 3} more`;
+
+/** How a failed step differs in substance from the passing step aligned with it (none: empty). */
+export function compareSteps(failedStep: StepSubstance, passedStep: StepSubstance): StepDifference {
+  const aspects: Aspect[] = [];
+  // Steps alike in text, calls and recorded error agree in everything else too.
+  if (
+    failedStep.text === passedStep.text &&
+    failedStep.agent === passedStep.agent &&
+    failedStep.role === passedStep.role &&
+    failedStep.error === passedStep.error &&
+    sameSet(failedStep.calls, passedStep.calls)
+  )
+    return { aspects, detail: '', failed: '', passed: '' };
+  const failed = { ...failedStep, ...failedStep.facts() };
+  const passed = { ...passedStep, ...passedStep.facts() };
+  const details: string[] = [];
+  let failedQuote: string | undefined;
+  let passedQuote: string | undefined;
+  const quote = (failedLine: string | undefined, passedLine: string | undefined) => {
+    failedQuote ??= failedLine;
+    passedQuote ??= passedLine;
+  };
+
+  if (failed.agent !== passed.agent || failed.role !== passed.role) {
+    aspects.push('agent');
+    details.push('another agent speaks here');
+  }
+  if (!sameSet(failed.calls, passed.calls)) {
+    aspects.push('tool calls');
+    const added = without(failed.calls, passed.calls);
+    const dropped = without(passed.calls, failed.calls);
+    details.push(
+      added.length > 0 && dropped.length > 0
+        ? `a tool call changed: ${listed(added)} where the passing run calls ${listed(dropped)}`
+        : added.length > 0
+          ? `a tool call the passing run does not make: ${listed(added)}`
+          : `the passing run's tool call is not made: ${listed(dropped)}`,
+    );
+    quote(
+      added.length > 0 ? quoteLine(added[0]!) : '(no tool call)',
+      dropped.length > 0 ? quoteLine(dropped[0]!) : '(no tool call)',
+    );
+  }
+  if (!sameSet(failed.numbers, passed.numbers)) {
+    aspects.push('numbers');
+    const added = without(failed.numbers, passed.numbers);
+    const dropped = without(passed.numbers, failed.numbers);
+    details.push(
+      added.length > 0 && dropped.length > 0
+        ? `a figure changed: ${listed(added)} where the passing run has ${listed(dropped)}`
+        : added.length > 0
+          ? `a figure the passing run does not give: ${listed(added)}`
+          : `a figure of the passing run is missing: ${listed(dropped)}`,
+    );
+    quote(lineWith(failed.lines, added), lineWith(passed.lines, dropped));
+  }
+  if (!sameSet(failed.code, passed.code)) {
+    aspects.push('code');
+    details.push('the code differs');
+    const added = without(failed.code, passed.code);
+    const dropped = without(passed.code, failed.code);
+    quote(
+      added.length > 0 ? quoteLine(added[0]!) : undefined,
+      dropped.length > 0 ? quoteLine(dropped[0]!) : undefined,
+    );
+  }
+  const reversed =
+    failed.decision !== 0 && passed.decision !== 0 && failed.decision !== passed.decision;
+  if (reversed || failed.terminates !== passed.terminates) {
+    aspects.push('decision');
+    details.push(
+      reversed
+        ? `the decision is reversed: it ${failed.decision > 0 ? 'accepts' : 'rejects'} where the passing run ${passed.decision > 0 ? 'accepts' : 'rejects'}`
+        : failed.terminates
+          ? 'it ends the run where the passing run goes on'
+          : 'it goes on where the passing run ends',
+    );
+  }
+  if (failed.error !== passed.error) {
+    aspects.push('error');
+    details.push(
+      failed.error
+        ? 'it records an error the passing run does not'
+        : 'the passing run records an error here',
+    );
+  }
+  if (
+    aspects.length === 0 &&
+    failed.role === passed.role &&
+    failed.words.length >= CONTENT_WORDS &&
+    passed.words.length >= CONTENT_WORDS &&
+    wordSimilarity(failed.words, passed.words) < OTHER_CONTENT
+  ) {
+    aspects.push('content');
+    details.push('it says something else');
+  }
+  return {
+    aspects,
+    detail: details.join('; '),
+    failed: failedQuote ?? firstOwnLine(failed.lines, passed.lines),
+    passed: passedQuote ?? firstOwnLine(passed.lines, failed.lines),
+  };
+}
