@@ -81,7 +81,7 @@ export default tseslint.config(
   },
   {
     // With noUncheckedIndexedAccess on, a `!` is kept only where the compiler needs it.
-    files: ['src/**/*.ts', 'test/**/*.ts', 'bench/**/*.ts'],
+    files: ['src/**/*.ts', 'test/**/*.ts', 'bench/**/*.ts', 'examples/**/*.ts'],
     languageOptions: {
       parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
     },

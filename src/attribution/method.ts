@@ -102,6 +102,21 @@ export interface Attribution {
   lenient?: LenientReading;
   /** Where the run departs from a passing run of the same task (method `diverge`). */
   divergence?: Divergence;
+  /**
+   * Set by `faultline verify` when counterfactual replay proved the named step: the run replayed
+   * with a fix at that step passed its check.
+   */
+  verified?: ReplayProof;
+}
+
+/** How counterfactual replay proved a step decisive. */
+export interface ReplayProof {
+  step: number;
+  agent: string;
+  /** Replays it took (the one that flipped included). */
+  replays: number;
+  /** The replayed run that flipped: its file, or its run id. */
+  run: string;
 }
 
 /** The answer of the tolerant reading of replies to the paper's prompts. */

@@ -11,8 +11,10 @@ import { registerEval } from './commands/eval.js';
 import { registerInspect } from './commands/inspect.js';
 import { registerOutcome } from './commands/outcome.js';
 import { registerProxy } from './commands/proxy.js';
+import { registerReplay } from './commands/replay.js';
 import { registerServer } from './commands/server.js';
 import { registerTrain } from './commands/train.js';
+import { registerVerify } from './commands/verify.js';
 
 const packageJson = JSON.parse(
   readFileSync(new URL('../../package.json', import.meta.url), 'utf8'),
@@ -43,6 +45,8 @@ registerEval(program, setExit);
 registerServer(program, setExit);
 registerProxy(program, setExit);
 registerOutcome(program, setExit);
+registerReplay(program, setExit);
+registerVerify(program, setExit);
 
 // A closed pipe (`faultline ... | head`) is not an error.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {

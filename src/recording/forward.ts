@@ -1,15 +1,24 @@
 /**
- * Forwarding one request to the upstream and its reply back to the client, unchanged: the status,
- * the headers (all but hop-by-hop ones, and the encoding that fetch has already undone) and the
- * body, streamed chunk by chunk as it arrives, with a copy kept for the recording. The API key is
- * the client's (`Authorization`, `x-api-key`), else the proxy's environment's, and goes only to
- * the upstream.
+ * Forwarding one request to the upstream and its reply back to the client, byte for byte: the
+ * status, the headers (all but hop-by-hop ones) and the body, compressed or not, written to the
+ * client chunk by chunk as it arrives, with a copy kept (and decoded) for the recording. Node's
+ * own HTTP client carries it, on kept-alive connections. The API key is the client's
+ * (`Authorization`, `x-api-key`), else the proxy's environment's, and goes only to the upstream.
  */
-import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
+import {
+  Agent as HttpAgent,
+  request as httpRequest,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type OutgoingHttpHeaders,
+  type ServerResponse,
+} from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { brotliDecompressSync, gunzipSync, inflateRawSync, inflateSync } from 'node:zlib';
 import { environmentValue } from '../config.js';
 import { withoutVersion } from './wire/registry.js';
 
-/** Request headers that belong to one connection, or that fetch sets itself. */
+/** Headers that belong to one connection, not to the message. */
 const HOP_BY_HOP = new Set([
   'connection',
   'keep-alive',
@@ -20,14 +29,10 @@ const HOP_BY_HOP = new Set([
   'trailer',
   'transfer-encoding',
   'upgrade',
-  'host',
-  'content-length',
-  'accept-encoding',
-  'expect',
 ]);
 
-/** Response headers not passed on: fetch has decoded the body, so its encoding and length changed. */
-const RESPONSE_DROPPED = new Set([...HOP_BY_HOP, 'content-encoding']);
+/** Request headers not passed on: the connection's, the proxy's own host, and faultline's. */
+const REQUEST_DROPPED = new Set([...HOP_BY_HOP, 'host', 'content-length', 'expect']);
 
 /** Reply headers the recording keeps: what a client reads besides the body. */
 const KEPT_HEADERS = [
@@ -37,6 +42,9 @@ const KEPT_HEADERS = [
   'x-request-id',
   'request-id',
 ];
+
+const httpAgent = new HttpAgent({ keepAlive: true });
+const httpsAgent = new HttpsAgent({ keepAlive: true });
 
 /** The upstream URL of a request: the upstream's path (`/v1` when it has none), then the call's. */
 export function upstreamUrl(upstream: URL, path: string, search: string): URL {
@@ -55,64 +63,79 @@ export const shownUpstream = (upstream: URL) =>
 export function upstreamHeaders(
   headers: IncomingHttpHeaders,
   provider: 'openai' | 'anthropic',
-): Headers {
-  const out = new Headers();
+  bodyLength: number,
+): OutgoingHttpHeaders {
+  const out: OutgoingHttpHeaders = {};
   for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined || HOP_BY_HOP.has(name) || name.startsWith('x-faultline-')) continue;
-    if (Array.isArray(value)) for (const item of value) out.append(name, item);
-    else out.set(name, value);
+    if (value === undefined || REQUEST_DROPPED.has(name) || name.startsWith('x-faultline-'))
+      continue;
+    out[name] = value;
   }
-  if (!out.has('authorization') && !out.has('x-api-key')) {
+  if (bodyLength > 0) out['content-length'] = bodyLength;
+  if (out.authorization === undefined && out['x-api-key'] === undefined) {
     if (provider === 'anthropic') {
       const key = environmentValue('ANTHROPIC_API_KEY');
-      if (key) out.set('x-api-key', key);
+      if (key) out['x-api-key'] = key;
     } else {
       const key = environmentValue('OPENAI_API_KEY');
-      if (key) out.set('authorization', `Bearer ${key}`);
+      if (key) out.authorization = `Bearer ${key}`;
     }
   }
   return out;
 }
 
-/** The upstream's reply headers as passed to the client. */
-export function clientHeaders(headers: Headers): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = {};
-  for (const [name, value] of headers) {
-    if (RESPONSE_DROPPED.has(name)) continue;
-    if (name === 'set-cookie') out[name] = headers.getSetCookie();
-    else out[name] = value;
-  }
+/** The upstream's reply headers as passed to the client: every one but hop-by-hop, as sent. */
+export function clientHeaders(response: IncomingMessage): string[] {
+  const raw = response.rawHeaders;
+  const out: string[] = [];
+  for (let index = 0; index + 1 < raw.length; index += 2)
+    if (!HOP_BY_HOP.has(raw[index]!.toLowerCase())) out.push(raw[index]!, raw[index + 1]!);
   return out;
 }
 
 /** The headers a recording keeps of a reply. */
-export function keptHeaders(headers: Headers | Record<string, string>): Record<string, string> {
-  const read = (name: string) =>
-    headers instanceof Headers ? headers.get(name) : (headers[name] ?? null);
+export function keptHeaders(
+  headers: IncomingHttpHeaders | Record<string, string>,
+): Record<string, string> {
   const kept: Record<string, string> = {};
   for (const name of KEPT_HEADERS) {
-    const value = read(name);
-    if (value !== null) kept[name] = value;
+    const value = headers[name];
+    if (typeof value === 'string') kept[name] = value;
   }
   return kept;
 }
 
-/** Resolves once the response can take more (drained) or is gone (closed). */
-function drained(response: ServerResponse): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      response.off('drain', done);
-      response.off('close', done);
-      resolve();
-    };
-    response.on('drain', done);
-    response.on('close', done);
+/** Why the upstream could not be reached, in a few words (`ECONNREFUSED`, a DNS failure). */
+export function transportReason(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const code = (error as NodeJS.ErrnoException).code;
+  return code && !error.message.includes(code) ? `${code}: ${error.message}` : error.message;
+}
+
+/** Sends a request upstream; resolves with the reply once its headers have come. */
+export function sendUpstream(
+  target: URL,
+  method: string,
+  headers: OutgoingHttpHeaders,
+  body: Buffer,
+): { reply: Promise<IncomingMessage>; abort: () => void } {
+  const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
+  const request = send(target, {
+    method,
+    headers,
+    agent: target.protocol === 'https:' ? httpsAgent : httpAgent,
   });
+  const reply = new Promise<IncomingMessage>((resolve, reject) => {
+    request.once('response', resolve);
+    request.once('error', reject);
+  });
+  request.end(body.byteLength > 0 ? body : undefined);
+  return { reply, abort: () => request.destroy() };
 }
 
 /** What passing a reply through kept and how it ended. */
 export interface PipeResult {
-  /** The body as received, up to the recording limit. */
+  /** The body as received (still encoded, if the upstream compressed it), up to the limit. */
   body: Buffer;
   truncated: boolean;
   /** Set when the upstream's connection failed mid-body or the client went away. */
@@ -120,68 +143,69 @@ export interface PipeResult {
 }
 
 /**
- * Streams an upstream body to the client as it arrives, keeping up to `limit` bytes. When the
- * upstream drops the connection the client's connection is dropped too, as it would have been.
+ * Passes an upstream reply to the client as it arrives, keeping up to `limit` bytes of its body.
+ * When the upstream drops the connection, the client's is dropped too, as it would have been.
  */
-export async function pipeBody(
-  body: ReadableStream<Uint8Array> | null,
+export function pipeReply(
+  reply: IncomingMessage,
   response: ServerResponse,
   limit: number,
 ): Promise<PipeResult> {
-  const chunks: Buffer[] = [];
-  let kept = 0;
-  let received = 0;
-  let truncated = false;
-  if (!body) {
-    response.end();
-    return { body: Buffer.alloc(0), truncated };
-  }
-  const reader = body.getReader();
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      received += value.byteLength;
-      if (kept < limit) {
-        const part = Buffer.from(value.buffer, value.byteOffset, value.byteLength);
-        const room = limit - kept;
-        chunks.push(part.byteLength > room ? part.subarray(0, room) : part);
-        kept += Math.min(room, part.byteLength);
-        if (part.byteLength > room) truncated = true;
-      } else truncated = true;
-      if (response.destroyed) {
-        await reader.cancel();
-        return {
-          body: Buffer.concat(chunks),
-          truncated,
-          error: 'the client closed the connection before the reply ended',
-        };
-      }
-      if (!response.write(value)) await drained(response);
-    }
-  } catch (error) {
-    response.destroy();
-    const reason =
-      error instanceof Error
-        ? error.cause instanceof Error
-          ? error.cause.message
-          : error.message
-        : String(error);
-    return {
-      body: Buffer.concat(chunks),
-      truncated,
-      error: `the upstream connection dropped after ${received} bytes of the reply (${reason})`,
+  response.writeHead(reply.statusCode ?? 502, reply.statusMessage, clientHeaders(reply));
+  // Headers go out at once, so a client sees a stream start even before its first event.
+  response.flushHeaders();
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let kept = 0;
+    let received = 0;
+    let truncated = false;
+    let settled = false;
+    const settle = (error?: string) => {
+      if (settled) return;
+      settled = true;
+      resolve({ body: Buffer.concat(chunks), truncated, ...(error ? { error } : {}) });
     };
-  }
-  response.end();
-  return { body: Buffer.concat(chunks), truncated };
+    reply.on('data', (chunk: Buffer) => {
+      received += chunk.byteLength;
+      if (kept < limit) {
+        const room = limit - kept;
+        chunks.push(chunk.byteLength > room ? chunk.subarray(0, room) : chunk);
+        kept += Math.min(room, chunk.byteLength);
+        if (chunk.byteLength > room) truncated = true;
+      } else truncated = true;
+      if (!response.write(chunk)) reply.pause();
+    });
+    response.on('drain', () => reply.resume());
+    reply.on('end', () => {
+      response.end();
+      settle();
+    });
+    reply.on('error', () => undefined); // reported on close below
+    reply.on('close', () => {
+      if (reply.complete) return;
+      response.destroy();
+      settle(`the upstream connection dropped after ${received} bytes of the reply`);
+    });
+    response.on('close', () => {
+      if (response.writableFinished) return;
+      reply.destroy();
+      settle('the client closed the connection before the reply ended');
+    });
+  });
 }
 
-/** Why fetch could not reach the upstream, in a few words (`ECONNREFUSED`, a DNS failure). */
-export function transportReason(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const cause = error.cause as (Error & { code?: string }) | undefined;
-  if (cause?.code)
-    return `${cause.code}${cause.message && !cause.message.includes(cause.code) ? `: ${cause.message}` : ''}`;
-  return cause?.message ?? error.message;
+/** A recorded body decoded as the client read it (gzip, deflate and Brotli undone). */
+export function decodedBody(body: Buffer, encoding: string | undefined): string {
+  const name = (encoding ?? '').trim().toLowerCase();
+  if (!name || name === 'identity' || body.byteLength === 0) return body.toString('utf8');
+  if (name === 'gzip' || name === 'x-gzip') return gunzipSync(body).toString('utf8');
+  if (name === 'br') return brotliDecompressSync(body).toString('utf8');
+  if (name === 'deflate') {
+    try {
+      return inflateSync(body).toString('utf8');
+    } catch {
+      return inflateRawSync(body).toString('utf8');
+    }
+  }
+  throw new Error(`the reply is encoded as ${name}, which the recorder cannot read`);
 }

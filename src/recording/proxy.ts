@@ -21,9 +21,10 @@ import {
   type HostRule,
 } from '../server/auth.js';
 import {
-  clientHeaders,
+  decodedBody,
   keptHeaders,
-  pipeBody,
+  pipeReply,
+  sendUpstream,
   shownUpstream,
   transportReason,
   upstreamHeaders,
@@ -197,6 +198,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     return undefined;
   }
 
+  /** Forwards a request the proxy does not record (a model list, embeddings). */
   async function forwardOnly(
     request: IncomingMessage,
     response: ServerResponse,
@@ -204,19 +206,18 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     url: URL,
   ) {
     const target = upstreamUrl(upstream, url.pathname, url.search);
-    const controller = new AbortController();
+    const sent = sendUpstream(
+      target,
+      request.method ?? 'GET',
+      upstreamHeaders(request.headers, 'openai', body.byteLength),
+      body,
+    );
     response.on('close', () => {
-      if (!response.writableFinished) controller.abort();
+      if (!response.writableFinished) sent.abort();
     });
-    let reply: Response;
+    let reply: IncomingMessage;
     try {
-      reply = await fetch(target, {
-        method: request.method ?? 'GET',
-        headers: upstreamHeaders(request.headers, 'openai'),
-        ...(body.byteLength > 0 ? { body } : {}),
-        redirect: 'manual',
-        signal: controller.signal,
-      });
+      reply = await sent.reply;
     } catch (error) {
       sendJson(response, 502, {
         error: {
@@ -226,8 +227,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       });
       return;
     }
-    response.writeHead(reply.status, reply.statusText, clientHeaders(reply.headers));
-    await pipeBody(reply.body, response, 0);
+    await pipeReply(reply, response, 0);
   }
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -334,20 +334,19 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
 
     const base = api.provider === 'anthropic' ? anthropicUpstream : upstream;
     const target = upstreamUrl(base, url.pathname, url.search);
-    const controller = new AbortController();
-    response.on('close', () => {
-      if (!response.writableFinished) controller.abort();
-    });
     const answeredBy = options.responder ? ('upstream' as const) : undefined;
-    let reply: Response;
+    const sent = sendUpstream(
+      target,
+      'POST',
+      upstreamHeaders(request.headers, api.provider, body.byteLength),
+      body,
+    );
+    response.on('close', () => {
+      if (!response.writableFinished) sent.abort();
+    });
+    let reply: IncomingMessage;
     try {
-      reply = await fetch(target, {
-        method: 'POST',
-        headers: upstreamHeaders(request.headers, api.provider),
-        body,
-        redirect: 'manual',
-        signal: controller.signal,
-      });
+      reply = await sent.reply;
     } catch (error) {
       const message = `faultline proxy: the upstream ${base.origin} could not be reached (${transportReason(error)})`;
       sendJson(response, 502, api.errorBody(message, 'upstream_unreachable'));
@@ -361,21 +360,29 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       );
       return;
     }
-    response.writeHead(reply.status, reply.statusText, clientHeaders(reply.headers));
-    const piped = await pipeBody(reply.body, response, recordLimit);
-    const text = piped.body.toString('utf8');
-    const streamed = (reply.headers.get('content-type') ?? '').includes('event-stream');
-    let readReply: ReplyView | undefined;
+    const status = reply.statusCode ?? 502;
+    const piped = await pipeReply(reply, response, recordLimit);
+    let text = '';
     let readError: string | undefined;
-    if (text.length > 0 && !piped.truncated) {
+    try {
+      text = piped.truncated
+        ? piped.body.toString('utf8')
+        : decodedBody(piped.body, headerValue(reply.headers['content-encoding']));
+    } catch (error) {
+      readError = describeError(error);
+    }
+    const streamed = (reply.headers['content-type'] ?? '').includes('event-stream');
+    let readReply: ReplyView | undefined;
+    if (!readError && text.length > 0 && !piped.truncated) {
       try {
         readReply = api.readReply(text, streamed);
       } catch (error) {
         readError = `the reply body could not be read (${describeError(error).slice(0, 200)})`;
       }
-    } else if (text.length === 0 && !piped.error) readError = 'the reply body was empty';
+    } else if (!readError && text.length === 0 && !piped.error)
+      readError = 'the reply body was empty';
     const recorded: RecordedResponse = {
-      status: reply.status,
+      status,
       headers: keptHeaders(reply.headers),
       body: text,
       ...(piped.truncated ? { truncated: true } : {}),
@@ -389,7 +396,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
         durationMs: performance.now() - started,
         ...(answeredBy ? { answeredBy } : {}),
       },
-      reply.status,
+      status,
     );
   }
 

@@ -1,0 +1,152 @@
+/**
+ * `faultline verify TRACE --run CMD --check CMD --upstream URL --fix-model provider:model`: prove
+ * the attribution by counterfactual replay. The offline verdict's candidate steps are replayed in
+ * order of score, each with a fix the model writes, until one flips the outcome or `--budget`
+ * replays are spent. The verified step is marked in the output and on the page, and with `--label`
+ * stored as the trace's label (so verified runs feed `train --base`).
+ */
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import { performance } from 'node:perf_hooks';
+import type { Attribution } from '../../attribution/method.js';
+import type { Trace } from '../../trace/model.js';
+import { wholeNumber } from '../flag-values.js';
+import {
+  addReplayOptions,
+  progress,
+  recordedTrace,
+  replaySetUp,
+  type ReplayFlags,
+} from '../replay-options.js';
+
+interface VerifyFlags extends ReplayFlags {
+  top: string;
+  budget?: string;
+  label?: boolean;
+  json?: boolean;
+}
+
+/** Writes the verified step into the trace file as its label. */
+function labelFile(file: string, label: { agent: string; step: number; reason: string }): void {
+  const document = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+  document.labels = { ...(document.labels as object | undefined), ...label };
+  const temporary = `${file}.${process.pid}.tmp`;
+  writeFileSync(temporary, `${JSON.stringify(document, null, 2)}\n`);
+  renameSync(temporary, file);
+}
+
+export function registerVerify(program: Command, exit: (code: number) => void): void {
+  const command = program
+    .command('verify')
+    .description(
+      'prove which step was decisive: replay the candidates until a fix flips the outcome',
+    )
+    .argument('<trace>', 'a failed run recorded by `faultline proxy` (its file, or its run id)')
+    .option('--top <k>', 'candidate steps to consider, best first', '3')
+    .option('--budget <n>', 'most replays (default: --top)')
+    .option('--label', "store the verified step as the trace's label (in the file and on the page)")
+    .option('--json', 'print one JSON object');
+  addReplayOptions(command)
+    .addHelpText(
+      'after',
+      `
+Examples:
+  faultline verify runs/team-1.json --fix-model openai:gpt-4o --upstream https://api.openai.com/v1 \\
+    --run 'python team.py' --check 'python check.py' --top 3 --label
+  faultline verify team-1 --fix-model openai-compatible:qwen2.5 --fix-base-url http://127.0.0.1:8000/v1 \\
+    --upstream http://127.0.0.1:8000/v1 --run ./run.sh --check ./check.sh --json`,
+    )
+    .action(async (path: string, flags: VerifyFlags) => {
+      const top = wholeNumber(flags.top, '--top', 1);
+      const budget = flags.budget === undefined ? top : wholeNumber(flags.budget, '--budget', 1);
+      const log = progress('verify');
+      const setUp = await replaySetUp(flags, log);
+      try {
+        const [{ verify }, { getMethod }] = await Promise.all([
+          import('../../recording/verify.js'),
+          import('../../attribution/registry.js'),
+        ]);
+        const trace: Trace = await recordedTrace(path, setUp.database?.runs);
+        const started = performance.now();
+        const attribution = await getMethod('offline').attribute(trace);
+        const fixWriter = await setUp.fixWriter();
+        const found = await verify({
+          ...setUp.settings,
+          trace,
+          attribution,
+          fixWriter,
+          top,
+          budget,
+        });
+        const verified = found.verified;
+        const result: Attribution = verified
+          ? {
+              ...attribution,
+              agent: verified.agent,
+              step: verified.step,
+              reason: `Verified by counterfactual replay: with step ${verified.step} (${verified.agent}) fixed, the run passed its check (replay ${verified.replays} of ${found.candidates} candidates). ${attribution.step === verified.step ? attribution.reason : `The offline verdict had named step ${attribution.step ?? 'none'}.`}`,
+              verified: {
+                step: verified.step,
+                agent: verified.agent,
+                replays: verified.replays,
+                run: verified.run,
+              },
+            }
+          : attribution;
+        // On the page: the verdict, marked verified, beside the trace; with --label, its label.
+        if (setUp.database) {
+          const { runs, repository } = setUp.database;
+          const traceId =
+            runs.get(trace.id)?.traceId ?? repository.saveTrace(trace, trace.source ?? trace.id).id;
+          repository.saveAnalysis(
+            traceId,
+            { method: 'offline', verify: { top, budget, replays: found.replays } },
+            result,
+            performance.now() - started,
+          );
+          if (verified && flags.label)
+            repository.setUserLabel(traceId, {
+              agent: verified.agent,
+              step: verified.step,
+              reason: `verified by counterfactual replay (${verified.run})`,
+            });
+        }
+        const file = trace.source ?? setUp.database?.runs.get(trace.id)?.file ?? undefined;
+        if (verified && flags.label && file && file !== '-')
+          labelFile(file, {
+            agent: verified.agent,
+            step: verified.step,
+            reason: `verified by counterfactual replay (${verified.run})`,
+          });
+        const summary = verified
+          ? `verified: step ${verified.step} (${verified.agent}) is decisive: fixing it flipped the outcome (${found.replays} replay${found.replays === 1 ? '' : 's'} used; replayed run ${verified.run})`
+          : `not verified: none of ${found.candidates} candidate step${found.candidates === 1 ? '' : 's'} flipped the outcome (${found.replays} replay${found.replays === 1 ? '' : 's'} used)`;
+        if (flags.json)
+          process.stdout.write(
+            `${JSON.stringify({
+              trace: path,
+              id: trace.id,
+              ...result,
+              verified: verified ?? null,
+              replays: found.replays,
+              candidatesTried: found.attempts,
+              summary,
+            })}\n`,
+          );
+        else {
+          const lines = [`${path} (${trace.id})`, `  ${summary}`];
+          for (const attempt of found.attempts)
+            lines.push(
+              attempt.status === 'replayed'
+                ? `  step ${attempt.step} (${attempt.agent}, score ${attempt.score.toFixed(2)}): ${attempt.flipped ? 'flipped' : 'did not flip'}`
+                : `  step ${attempt.step} (${attempt.agent}): replay failed: ${attempt.error}`,
+            );
+          if (verified && flags.label) lines.push(`  stored as the trace's label`);
+          process.stdout.write(`${lines.join('\n')}\n`);
+        }
+      } finally {
+        setUp.close();
+      }
+      exit(0);
+    });
+}
