@@ -7,6 +7,7 @@ import { Command, CommanderError } from 'commander';
 import { EXIT, exitCodeOf, reportError, setDebug } from './errors.js';
 import { registerAttribute } from './commands/attribute.js';
 import { registerConvert } from './commands/convert.js';
+import { registerDiff } from './commands/diff.js';
 import { registerEval } from './commands/eval.js';
 import { registerInspect } from './commands/inspect.js';
 import { registerOutcome } from './commands/outcome.js';
@@ -39,6 +40,7 @@ const program = new Command('faultline')
 
 registerAttribute(program, setExit);
 registerInspect(program, setExit);
+registerDiff(program, setExit);
 registerConvert(program, setExit);
 registerTrain(program, setExit);
 registerEval(program, setExit);

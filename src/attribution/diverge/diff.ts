@@ -50,8 +50,10 @@ export function checkSameTask(failed: Trace, passed: Trace, names: [string, stri
   let shared = 0;
   for (const word of a) if (b.has(word)) shared += 1;
   if (shared / Math.min(a.size, b.size) >= SAME_TASK) return;
-  const shown = (text: string) =>
-    JSON.stringify(quoteLine(text.replace(/\s+/g, ' '), 0).slice(0, TASK_SHOWN));
+  const shown = (text: string) => {
+    const line = text.replace(/\s+/g, ' ').trim();
+    return JSON.stringify(line.length > TASK_SHOWN ? `${line.slice(0, TASK_SHOWN - 1)}…` : line);
+  };
   throw new UserError(
     `${names[0]} and ${names[1]} are runs of different tasks (${shown(left)} and ${shown(right)}); compare a failed run with a passing run of the same task`,
   );

@@ -10,12 +10,14 @@ import type { Attribution } from '../../attribution/method.js';
 import { withMinimumConfidence } from '../../attribution/min-confidence.js';
 import { ProviderError, UserError } from '../../errors.js';
 import { isLlmMethod } from '../../attribution/llm/catalog.js';
+import { NEEDS_REFERENCE } from '../../attribution/diverge/method.js';
 import type { Trace } from '../../trace/model.js';
 import { forEachTrace, finishBatch } from '../batch.js';
 import { EXIT, reportError } from '../errors.js';
 import { share, wholeNumber } from '../flag-values.js';
 import { addLlmOptions, llmOptionsOf, type LlmFlags } from '../llm-options.js';
 import { renderAttribution, renderBatchSummary } from '../render.js';
+import { loadOneRun } from './diff.js';
 
 interface AttributeFlags extends LlmFlags {
   method: string;
@@ -25,6 +27,7 @@ interface AttributeFlags extends LlmFlags {
   minConfidence?: string;
   format?: string;
   concurrency: string;
+  ref?: string;
 }
 
 export function registerAttribute(program: Command, exit: (code: number) => void): void {
@@ -50,11 +53,15 @@ export function registerAttribute(program: Command, exit: (code: number) => void
       'below this agent confidence (0-1) answer "no confident attribution" (agent and step null, candidates kept); methods that state no confidence are unaffected',
     )
     .option('--format <name>', 'read as this format instead of detecting it')
-    .option('--concurrency <n>', 'traces attributed at once (LLM methods)', '4');
+    .option('--concurrency <n>', 'traces attributed at once (LLM methods)', '4')
+    .option(
+      '--ref <passed>',
+      'a passing run of the same task, for --method diverge (the first step where each run departs from it)',
+    );
   addLlmOptions(command)
     .addHelpText(
       'after',
-      '\nExamples:\n  faultline attribute examples/who-and-when-ag-58.json\n  faultline attribute ../runs/ --json > blame.jsonl\n  curl -s $TRACE_URL | faultline attribute -\n  faultline attribute run.json --method all-at-once --model openai:gpt-4o\n  faultline attribute run.json --method binary-search --model openai-compatible:qwen2.5 --base-url http://127.0.0.1:8000/v1',
+      '\nExamples:\n  faultline attribute examples/who-and-when-ag-58.json\n  faultline attribute ../runs/ --json > blame.jsonl\n  faultline attribute failed.json --method diverge --ref passed.json\n  curl -s $TRACE_URL | faultline attribute -\n  faultline attribute run.json --method all-at-once --model openai:gpt-4o\n  faultline attribute run.json --method binary-search --model openai-compatible:qwen2.5 --base-url http://127.0.0.1:8000/v1',
     )
     .action(async (paths: string[], flags: AttributeFlags) => {
       const concurrency = wholeNumber(flags.concurrency, '--concurrency', 1);
@@ -67,6 +74,16 @@ export function registerAttribute(program: Command, exit: (code: number) => void
         throw new UserError(
           `--prompts paper gives an LLM method the Who&When paper's prompts, and --method ${flags.method} sends none; add --method all-at-once (or step-by-step, binary-search), or drop --prompts`,
         );
+      const needsReference = listMethods().some(
+        (method) => method.name === flags.method && method.needsReference,
+      );
+      if (needsReference && flags.ref === undefined) throw new UserError(NEEDS_REFERENCE);
+      if (!needsReference && flags.ref !== undefined)
+        throw new UserError(
+          `--ref names the passing run that --method diverge compares with, and --method ${flags.method} compares with none; add --method diverge, or drop --ref`,
+        );
+      const reference =
+        flags.ref === undefined ? undefined : await loadOneRun(flags.ref, flags.format);
       const minConfidence =
         flags.minConfidence === undefined
           ? undefined
@@ -123,6 +140,7 @@ export function registerAttribute(program: Command, exit: (code: number) => void
                     await method.attribute(trace, {
                       useGroundTruth: flags.groundTruth,
                       ...(llm.maxCalls ? { maxCalls: llm.maxCalls } : {}),
+                      ...(reference ? { reference } : {}),
                     }),
                     minConfidence,
                   ),
