@@ -36,6 +36,7 @@ export type {
   AttributionMethod,
   Candidate,
   FoundMode,
+  ReplayProof,
   Usage,
 } from './attribution/method.js';
 export { attribute, type AttributeCallOptions } from './attribution/attribute.js';
@@ -91,6 +92,16 @@ export { ResultStore, type EvalRecord } from './eval/result-store.js';
 export { summariseEvaluation, type EvalSummary } from './eval/summary.js';
 export { renderMarkdownReport } from './eval/report-markdown.js';
 export { renderHtmlReport } from './eval/report-html.js';
+
+export { startProxy, type ProxyOptions, type RunningProxy } from './recording/proxy.js';
+export { Recorder, type RecorderOptions } from './recording/recorder.js';
+export { recordingOf, type Recording, type RecordedCall } from './recording/recording.js';
+export { replay, type ReplayOptions, type ReplayResult } from './recording/replay.js';
+export { verify, type VerifyOptions, type Verification } from './recording/verify.js';
+export { parseFix, writeFix, type Fix } from './recording/fix.js';
+export { markOutcome } from './recording/outcome.js';
+export { RunStore, type RunRecord } from './store/runs.js';
+export { openDatabase } from './store/database.js';
 
 export {
   FaultlineError,

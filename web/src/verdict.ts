@@ -56,6 +56,16 @@ const matchMark = (ok: boolean | null, what: string) =>
         ok ? `✓ ${what} matches` : `✗ ${what} differs`,
       );
 
+/** What `faultline verify` proved: a fix at the step made the run pass its check. */
+function verifiedBadge(proof: NonNullable<Attribution['verified']>): HTMLElement {
+  const replays = `${proof.replays} replay${proof.replays === 1 ? '' : 's'}`;
+  return element(
+    'p',
+    { class: 'badge verified', role: 'note' },
+    `✓ Verified by replay: with step ${proof.step} (${proof.agent}) fixed, the run passed its check (${replays}).`,
+  );
+}
+
 /** The verdict and label as Markdown, for pasting into an issue. */
 export function verdictMarkdown(traceName: string, trace: Trace, analysis: Analysis): string {
   const result = analysis.result;
@@ -67,6 +77,10 @@ export function verdictMarkdown(traceName: string, trace: Trace, analysis: Analy
     `- **Step:** ${result.step ?? 'none'}${result.confidence !== undefined ? ` (${percent(result.confidence)})` : ''}`,
     `- **Reason:** ${result.reason}`,
   ];
+  if (result.verified)
+    lines.push(
+      `- **Verified by replay:** with step ${result.verified.step} fixed, the run passed its check (${result.verified.replays} replays)`,
+    );
   if (isLowConfidence(result)) lines.push('- **Low confidence:** read this as a guess.');
   if (trace.outcome === 'success') lines.push(`- **Outcome:** ${RECORDED_SUCCESS}`);
   if (result.modes?.length)
@@ -201,6 +215,7 @@ export function renderVerdict(
             : `Low confidence (under ${percent(LOW_CONFIDENCE)}): read this as a guess and check the candidates.`,
         ),
       );
+    if (result.verified) container.append(verifiedBadge(result.verified));
   }
   if (trace.outcome === 'success')
     container.append(
