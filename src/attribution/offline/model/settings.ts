@@ -21,7 +21,7 @@ export interface TrainSettings {
   /**
    * For a run unlike the training runs (familiarity.ts): the agent weight of its joint scores, and
    * the top step and its speaker are named, without the earliest-step rule, which encodes the
-   * training systems (it held up in their cross-validation, not on unseen systems: docs/MODEL.md).
+   * training systems (it held up in their cross-validation, not on unseen systems: docs/EXPERIMENTS.md).
    * Absent: unfamiliar runs are decoded like familiar ones.
    */
   unfamiliarAgentWeight?: number;
@@ -29,7 +29,7 @@ export interface TrainSettings {
    * For a run unlike the step-labelled training runs: which of the named agent's steps is
    * reported: its first failing step (first-failing-step.ts) or its most likely. Held out one
    * system at a time, the step model's choice did not transfer and the first failing step was
-   * right more often (docs/MODEL.md). Absent: the most likely.
+   * right more often (docs/EXPERIMENTS.md). Absent: the most likely.
    */
   unfamiliarStep?: UnfamiliarStep;
   /**

@@ -97,11 +97,11 @@ export function calibrationFor(
     // right far more often, and runs of injected faults (often two or three faulty agents of
     // four or five) would make every statement too sure.
     // Familiar runs keep their raw step scores: fitted on the inner folds' smaller models, a step
-    // mapping understated the final model's accuracy (nested cross-validation: ECE 0.087 raw,
-    // 0.116 mapped; docs/MODEL.md).
+    // mapping understated the final model's accuracy in nested cross-validation
+    // (docs/EXPERIMENTS.md).
     familiar: { agent: fitPlatt(singleCause(familiar.agent)), step: { ...IDENTITY } },
-    // On unseen systems, higher step scores were not right more often (the shipped model's step
-    // mapping has slope 0): each candidate is stated at how often its rank was right.
+    // On unseen systems, higher step scores were not right more often (a step mapping of slope
+    // 0): each candidate is stated at how often its rank was right.
     unfamiliar: {
       agent: fitPlatt(singleCause(unfamiliar.agent)),
       step: fitPlatt(unfamiliar.step),

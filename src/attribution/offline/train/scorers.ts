@@ -95,7 +95,7 @@ export function trainScorers(
   });
 
   // The agent scorer sees the fitted step model's probabilities on the training traces. Cross-fitted
-  // probabilities were tried and scored lower in nested cross-validation (docs/MODEL.md).
+  // probabilities were tried and scored lower in nested cross-validation (docs/EXPERIMENTS.md).
   const agentLists: (LabelledList & { trace: Trace })[] = [];
   usable.forEach((trace, index) => {
     const { agents, rows } = computeAgentFeatures(
