@@ -11,8 +11,10 @@ import type {
   TraceSummary,
 } from '../store/records.js';
 import type { AgentInfo, Trace, TraceLabels } from '../trace/model.js';
+import type { TraceDiff } from '../attribution/diverge/types.js';
 
 export type { Attribution } from '../attribution/method.js';
+export type { AlignedPair, Divergence, TraceDiff } from '../attribution/diverge/types.js';
 export type { Estimate } from '../eval/metrics.js';
 export type { SummaryRow } from '../eval/summary-row.js';
 export type { Step, ToolCall, Trace } from '../trace/model.js';
@@ -34,7 +36,8 @@ export interface ErrorResponse {
 
 /** `GET /api/methods`. */
 export interface MethodsResponse {
-  methods: { name: string; description: string }[];
+  /** `needsReference`: the method compares with a passing run (diverge), so a run alone can't use it. */
+  methods: { name: string; description: string; needsReference?: boolean }[];
   providers: string[];
   formats: { name: string; description: string }[];
 }
@@ -132,4 +135,9 @@ export interface EvaluationSummary {
 export interface EvaluationResponse extends PageInfo {
   evaluation: EvaluationSummaryRecord & { summary: EvaluationSummary };
   traces: EvaluationTraceRow[];
+}
+
+/** `GET /api/diff?failed=ID&passed=ID`: where the failed run parts from the passing one. */
+export interface DiffResponse {
+  diff: TraceDiff;
 }

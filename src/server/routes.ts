@@ -17,6 +17,7 @@ import type {
   MethodsResponse,
   TracesResponse,
 } from './api-types.js';
+import { diffRoutes } from './diff-routes.js';
 import { evaluationRoutes } from './evaluation-routes.js';
 import { runRoutes } from './run-routes.js';
 import { EXAMPLES, readExample } from './examples.js';
@@ -226,6 +227,7 @@ export function apiRoutes(repository: Repository, options: RouteOptions): Hono {
 
   api.route('/evaluations', evaluationRoutes(repository));
   api.route('/runs', runRoutes(repository));
+  api.route('/diff', diffRoutes(repository));
 
   return api;
 }
