@@ -19,6 +19,9 @@ import { Recorder } from './recorder.js';
 import { recordingOf, type Recording } from './recording.js';
 import { ReplayResponder, type ReplayCounts } from './replay-responder.js';
 
+/** `1 call`, `2 calls`. */
+const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
+
 /** Settings of one replay. */
 export interface ReplayOptions {
   /** The recorded run (a trace the proxy wrote). */
@@ -209,7 +212,7 @@ export async function replay(options: ReplayOptions): Promise<ReplayResult> {
   await recorder.setOutcome(runId, passed ? 'success' : 'failure');
   const flipped = options.trace.outcome === 'success' ? !passed : passed;
   log(
-    `step ${options.step} (${agent}): the check ${passed ? 'passed' : 'failed'} (exit code ${checkExitCode ?? 'none'}), ${flipped ? 'flipped' : 'not flipped'}; ${responder.counts.recording} calls from the recording, ${responder.counts.upstream} upstream`,
+    `step ${options.step} (${agent}): the check ${passed ? 'passed' : 'failed'} (exit code ${checkExitCode ?? 'none'}), ${flipped ? 'flipped' : 'not flipped'}; ${plural(responder.counts.recording, 'call')} from the recording, ${responder.counts.upstream} upstream`,
   );
   return {
     step: options.step,
