@@ -26,6 +26,9 @@ const EXPECTED_FORMAT: Record<string, string> = {
   'ag2-autogen02-groupchat.json': 'autogen',
   'ag2-autogen02-tool-calls.json': 'autogen',
   'canonical-trace.json': 'canonical',
+  'collector-rows-clickhouse.json': 'collector-rows',
+  'collector-rows-each-row.jsonl': 'collector-rows',
+  'collector-rows-nested.json': 'collector-rows',
   'ag2-runtime-logging.db': 'ag2-sqlite',
   'autogen-core-events.jsonl': 'autogen',
   'autogen04-agentchat-taskresult.json': 'autogen',
@@ -51,6 +54,8 @@ const EXPECTED_FORMAT: Record<string, string> = {
   'tau-bench-results.json': 'messages',
   'whowhen-algorithm-generated.json': 'who-and-when',
   'whowhen-hand-crafted-magentic-one.json': 'who-and-when',
+  'whowhen-pro-run.json': 'who-and-when-pro',
+  'whowhen-pro-runs.jsonl': 'who-and-when-pro',
 };
 
 describe('golden corpus', () => {
@@ -89,6 +94,13 @@ describe('golden corpus', () => {
 const NEGATIVE: Record<string, RegExp> = {
   'aegis-missing-agent-name.jsonl': /\(aegis\) at line 1\.trajectory\[0\]\.agent_name/,
   'binary.json': /binary file/,
+  // Span rows: the row without an id is named by its place; a map that is not one, by its column.
+  'collector-rows-bad-attributes.jsonl':
+    /\(collector-rows\) at line 2\.span_attributes: expected an attribute map: an object, or JSON text of one$/,
+  'collector-rows-missing-span-id.json':
+    /\(collector-rows\) at \[1\]: the row names no span id \(SpanId or span_id\)/,
+  'collector-rows-no-convention.json':
+    /\(collector-rows\) at \[0\]: no span of trace cc33 carries OpenInference .* or OTel GenAI/,
   // Nesting far deeper than real traces is refused where it is found, before anything recurses.
   'content-nested-too-deep.json':
     /at history\[1\]\.content\[0\]\[0\]\[0\]\[0\]\[0\]…: arrays and objects nest more than 256 levels deep here/,
@@ -119,6 +131,8 @@ const NEGATIVE: Record<string, RegExp> = {
   'truncated.json': /the JSON ends too early/,
   'unknown-shape.json': /unrecognised trace format \(top-level keys: foo, bar\)/,
   'who-and-when-bad-content.json': /\(who-and-when\) at history\[1\]\.content: content is number/,
+  'who-and-when-pro-step-out-of-range.json':
+    /\(who-and-when-pro\) at ground_truth\.step: the labelled step 12 is no step of the trajectory: .* no index of its 7 entries/,
 };
 
 describe('malformed traces', () => {

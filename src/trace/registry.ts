@@ -8,6 +8,7 @@ import { aegisFormat } from './formats/aegis.js';
 import { ag2SqliteFormat } from './formats/ag2-sqlite.js';
 import { autogenFormat } from './formats/autogen.js';
 import { canonicalFormat } from './formats/canonical.js';
+import { collectorRowsFormat } from './formats/collector-rows.js';
 import { crewAiFormat } from './formats/crewai.js';
 import { langfuseFormat } from './formats/langfuse.js';
 import { langGraphFormat } from './formats/langgraph.js';
@@ -18,6 +19,7 @@ import { openInferenceFormat } from './formats/openinference.js';
 import { otelFormat } from './formats/otel.js';
 import { smolagentsFormat } from './formats/smolagents.js';
 import { whoAndWhenFormat } from './formats/who-and-when.js';
+import { whoAndWhenProFormat } from './formats/who-and-when-pro.js';
 import type { RawInput } from './read-input.js';
 
 const formats = new Map<string, TraceFormat>(
@@ -25,9 +27,11 @@ const formats = new Map<string, TraceFormat>(
     canonicalFormat,
     whoAndWhenFormat,
     aegisFormat,
+    whoAndWhenProFormat,
     openAiAgentsFormat,
     openInferenceFormat,
     otelFormat,
+    collectorRowsFormat,
     langfuseFormat,
     langGraphFormat,
     smolagentsFormat,

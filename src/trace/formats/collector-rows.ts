@@ -1,0 +1,398 @@
+/**
+ * Span rows of the OpenTelemetry Collector's ClickHouse exporter (its `otel_traces` table) and of
+ * the tools built on it: a JSON list of rows, JSON Lines (ClickHouse `JSONEachRow`, one row a
+ * line), ClickHouse's `FORMAT JSON` answer (`{meta, data: [rows]}`), or trees whose rows nest their
+ * children in `child_spans`. Columns are read in the exporter's PascalCase or the tools'
+ * snake_case:
+ *
+ * - `TraceId`/`trace_id`; a nested row without one takes its parent's. One trace per trace id.
+ * - `SpanId`/`span_id` (required), `ParentSpanId`/`parent_span_id` (a nested row's parent is the
+ *   row it sits in when it names none), `SpanName`/`span_name`.
+ * - `Timestamp`/`timestamp`/`start_time`: ClickHouse `DateTime64` text
+ *   (`2026-05-01 10:00:00.123456789`, UTC unless it has a zone), ISO 8601, or an epoch number (or
+ *   numeric text) in seconds, milliseconds, microseconds or nanoseconds, told apart by size.
+ * - `Duration`/`duration`: nanoseconds, a number or numeric text.
+ * - `SpanAttributes`/`span_attributes`, `ResourceAttributes`/`resource_attributes`: a map as an
+ *   object or as JSON text of one (ClickHouse maps hold every value as text, as the conventions'
+ *   readers expect of JSON-valued attributes).
+ * - `ServiceName`/`service_name` (as the resource's `service.name`), `ScopeName`/`scope_name`.
+ * - `StatusCode`/`status_code` (`Error`, `STATUS_CODE_ERROR`, `ERROR` or 2 mark a failure) and
+ *   `StatusMessage`/`status_message`.
+ * - Events as the exporter's parallel columns `Events.Timestamp`, `Events.Name`,
+ *   `Events.Attributes`, as `Events` holding those three lists, or as a list
+ *   `Events`/`events` of `{Timestamp|timestamp, Name|name, Attributes|attributes}`.
+ *
+ * The rows are what the exporter wrote from OTLP spans; they are turned back into that OTLP/JSON
+ * and read by the OTLP format whose attribute conventions they carry (OpenInference, else OTel
+ * GenAI), so every convention is read by one reader whatever shape the spans came in. The trace
+ * says which in `metadata.convention`.
+ */
+import { z } from 'zod';
+import { TraceFormatError } from '../../errors.js';
+import {
+  isObject,
+  itemPosition,
+  JSON_LINES,
+  parseJsonOr,
+  validate,
+  type ImportContext,
+  type TraceFormat,
+} from '../format.js';
+import type { Trace } from '../model.js';
+import type { RawInput } from '../read-input.js';
+import { sortKeyOfTime } from '../spans.js';
+import { openInferenceFormat } from './openinference.js';
+import { otelFormat } from './otel.js';
+
+const NAME = 'collector-rows';
+
+/** The OTLP formats rows are read by, in the registry's detection order. */
+const CONVENTIONS: readonly TraceFormat[] = [openInferenceFormat, otelFormat];
+
+const text = z.string().nullish();
+const time = z.union([z.string(), z.number()]).nullish();
+const attributeMap = z.union([z.record(z.string(), z.unknown()), z.string()]).nullish();
+const code = z.union([z.string(), z.number()]).nullish();
+
+const eventSchema = z.object({
+  Timestamp: time,
+  timestamp: time,
+  Name: text,
+  name: text,
+  Attributes: attributeMap,
+  attributes: attributeMap,
+});
+const eventColumnsSchema = z.object({
+  Timestamp: z.array(time).nullish(),
+  Name: z.array(text).nullish(),
+  Attributes: z.array(attributeMap).nullish(),
+});
+
+const rowSchema = z.object({
+  TraceId: text,
+  trace_id: text,
+  SpanId: text,
+  span_id: text,
+  ParentSpanId: text,
+  parent_span_id: text,
+  SpanName: text,
+  span_name: text,
+  Timestamp: time,
+  timestamp: time,
+  start_time: time,
+  Duration: time,
+  duration: time,
+  ServiceName: text,
+  service_name: text,
+  ScopeName: text,
+  scope_name: text,
+  ResourceAttributes: attributeMap,
+  resource_attributes: attributeMap,
+  SpanAttributes: attributeMap,
+  span_attributes: attributeMap,
+  StatusCode: code,
+  status_code: code,
+  StatusMessage: text,
+  status_message: text,
+  Events: z.union([z.array(eventSchema), eventColumnsSchema]).nullish(),
+  events: z.array(eventSchema).nullish(),
+  'Events.Timestamp': z.array(time).nullish(),
+  'Events.Name': z.array(text).nullish(),
+  'Events.Attributes': z.array(attributeMap).nullish(),
+  child_spans: z.array(z.unknown()).nullish(),
+});
+type Row = z.infer<typeof rowSchema>;
+
+/** A row as found, with where it is and what it takes from the row it is nested in. */
+interface PlacedRow {
+  row: Row;
+  position: string;
+  spanId: string;
+  traceId: string;
+  parentId?: string;
+}
+
+/** True for an object with the columns every span row has: a trace id and a span name. */
+const isRow = (value: unknown): boolean =>
+  isObject(value) &&
+  ('TraceId' in value || 'trace_id' in value) &&
+  ('SpanName' in value || 'span_name' in value);
+
+/** A file's top-level rows and how to name the place of each. */
+function rowsOf(
+  input: RawInput,
+): { rows: unknown[]; position: (index: number) => string } | undefined {
+  if (input.kind === 'jsonl')
+    return { rows: input.records, position: (index) => itemPosition(JSON_LINES, index) };
+  if (input.kind !== 'json') return undefined;
+  const { value } = input;
+  if (Array.isArray(value)) return { rows: value, position: (index) => `[${index}]` };
+  if (!isObject(value)) return undefined;
+  if (!isRow(value) && Array.isArray(value.data))
+    return { rows: value.data, position: (index) => itemPosition('data', index) };
+  return { rows: [value], position: () => '' };
+}
+
+/** The first of a column's spellings that holds a value (an empty id counts as none). */
+function column<Value>(...values: (Value | null | undefined)[]): Value | undefined {
+  return values.find((value) => value !== null && value !== undefined && value !== '') ?? undefined;
+}
+
+/** Every row of the tree under `value`, parents before their children. */
+function collectRows(
+  value: unknown,
+  position: string,
+  inherited: { traceId: string; parentId?: string },
+  file: string,
+  out: PlacedRow[],
+): void {
+  const row = validate(rowSchema, value, { file, format: NAME, prefix: position });
+  const spanId = column(row.SpanId, row.span_id);
+  if (spanId === undefined)
+    throw new TraceFormatError(
+      file,
+      'the row names no span id (SpanId or span_id); every span row needs one',
+      { format: NAME, ...(position ? { position } : {}) },
+    );
+  const traceId = column(row.TraceId, row.trace_id) ?? inherited.traceId;
+  const parentId = column(row.ParentSpanId, row.parent_span_id) ?? inherited.parentId;
+  out.push({ row, position, spanId, traceId, ...(parentId ? { parentId } : {}) });
+  (row.child_spans ?? []).forEach((child, index) =>
+    collectRows(
+      child,
+      itemPosition(position ? `${position}.child_spans` : 'child_spans', index),
+      {
+        traceId,
+        parentId: spanId,
+      },
+      file,
+      out,
+    ),
+  );
+}
+
+/** An attribute map written as an object or as JSON text of one. */
+function attributesOf(
+  value: string | Record<string, unknown> | null | undefined,
+  where: { file: string; position: string },
+): Record<string, unknown> {
+  if (value === null || value === undefined || (typeof value === 'string' && !value.trim()))
+    return {};
+  const parsed = parseJsonOr(value);
+  if (isObject(parsed)) return parsed;
+  throw new TraceFormatError(
+    where.file,
+    'expected an attribute map: an object, or JSON text of one',
+    { format: NAME, position: where.position },
+  );
+}
+
+/** Nanoseconds of an epoch number in seconds, milliseconds, microseconds or nanoseconds. */
+function nanosOfEpoch(value: number | bigint): bigint {
+  if (typeof value === 'bigint') {
+    if (value >= 10n ** 17n) return value;
+    if (value >= 10n ** 14n) return value * 1000n;
+    if (value >= 10n ** 11n) return value * 1_000_000n;
+    return value * 1_000_000_000n;
+  }
+  if (!Number.isFinite(value) || value <= 0) return 0n;
+  // A JSON number holds a time since 1970 to within a microsecond at best (nanoseconds to within a
+  // few hundred, 2^53 being about 9e15): microseconds are kept, so that `.25` s is 250 ms.
+  const toMicros = value >= 1e17 ? 1e-3 : value >= 1e14 ? 1 : value >= 1e11 ? 1e3 : 1e6;
+  return BigInt(Math.round(value * toMicros)) * 1000n;
+}
+
+const CLICKHOUSE_TIME =
+  /^(\d{4}-\d\d-\d\d)[ T](\d\d:\d\d:\d\d)(?:\.(\d{1,9}))?\s*(Z|[+-]\d\d:?\d\d)?$/i;
+
+/** A row's start time in nanoseconds since the epoch; 0 when unknown. */
+function nanosOfTime(value: string | number | null | undefined): bigint {
+  if (typeof value === 'number') return nanosOfEpoch(value);
+  if (typeof value !== 'string') return 0n;
+  const written = value.trim();
+  if (/^\d+$/.test(written)) return nanosOfEpoch(BigInt(written));
+  if (/^\d+\.\d+$/.test(written)) return nanosOfEpoch(Number(written));
+  const match = CLICKHOUSE_TIME.exec(written);
+  if (!match) return sortKeyOfTime(written);
+  const zone = (match[4] ?? 'Z').replace(/^([+-]\d\d)(\d\d)$/, '$1:$2');
+  const millis = Date.parse(`${match[1]}T${match[2]}${zone}`);
+  if (!Number.isFinite(millis) || millis < 0) return 0n;
+  return BigInt(millis) * 1_000_000n + BigInt((match[3] ?? '').padEnd(9, '0'));
+}
+
+/** A duration in nanoseconds, from a number or numeric text; undefined when it is neither. */
+function durationNanos(value: string | number | null | undefined): bigint | undefined {
+  const number = typeof value === 'string' && value.trim() ? Number(value) : value;
+  if (typeof number !== 'number' || !Number.isFinite(number) || number < 0) return undefined;
+  return typeof value === 'string' && /^\s*\d+\s*$/.test(value)
+    ? BigInt(value.trim())
+    : BigInt(Math.round(number));
+}
+
+/** An OTLP status code from the exporter's `Error`/`STATUS_CODE_ERROR`/2 spellings. */
+function statusCode(value: string | number | null | undefined): number {
+  if (typeof value === 'number') return value;
+  const name = (value ?? '')
+    .trim()
+    .toUpperCase()
+    .replace(/^STATUS_CODE_/, '');
+  return name === 'ERROR' ? 2 : name === 'OK' ? 1 : 0;
+}
+
+/** A JS value as an OTLP AnyValue (the inverse of otlp.ts's decodeAnyValue). */
+function anyValue(value: unknown): Record<string, unknown> | undefined {
+  if (typeof value === 'string') return { stringValue: value };
+  if (typeof value === 'boolean') return { boolValue: value };
+  if (typeof value === 'number')
+    return Number.isInteger(value) ? { intValue: value } : { doubleValue: value };
+  if (Array.isArray(value))
+    return { arrayValue: { values: value.map((item) => anyValue(item) ?? {}) } };
+  if (isObject(value)) return { kvlistValue: { values: keyValues(value) } };
+  return undefined;
+}
+
+/** A map as an OTLP attribute list. */
+function keyValues(map: Record<string, unknown>): { key: string; value?: unknown }[] {
+  return Object.entries(map).map(([key, value]) => {
+    const encoded = anyValue(value);
+    return encoded ? { key, value: encoded } : { key };
+  });
+}
+
+/** A row's events in any of the exporter's layouts, as OTLP events. */
+function eventsOf(row: Row, where: { file: string; position: string }) {
+  const at = (field: string) => ({ ...where, position: `${where.position}${field}` });
+  const prefix = where.position ? '.' : '';
+  const list = row.events ?? (Array.isArray(row.Events) ? row.Events : undefined);
+  if (list)
+    return list.map((event, index) => {
+      const field = `${prefix}${row.events ? 'events' : 'Events'}[${index}]`;
+      const attributes = column(event.Attributes, event.attributes);
+      return {
+        name: column(event.Name, event.name) ?? '',
+        timeUnixNano: String(nanosOfTime(column(event.Timestamp, event.timestamp))),
+        attributes: keyValues(attributesOf(attributes, at(`${field}.attributes`))),
+      };
+    });
+  const columns = isObject(row.Events) ? row.Events : undefined;
+  const names = row['Events.Name'] ?? columns?.Name ?? [];
+  const times = row['Events.Timestamp'] ?? columns?.Timestamp ?? [];
+  const maps = row['Events.Attributes'] ?? columns?.Attributes ?? [];
+  return names.map((name, index) => ({
+    name: name ?? '',
+    timeUnixNano: String(nanosOfTime(times[index])),
+    attributes: keyValues(attributesOf(maps[index], at(`${prefix}Events.Attributes[${index}]`))),
+  }));
+}
+
+/** One row as the OTLP/JSON `resourceSpans` entry the exporter wrote it from. */
+function resourceSpansOf(placed: PlacedRow, file: string) {
+  const { row, position } = placed;
+  const where = (field: string) => ({ file, position: position ? `${position}.${field}` : field });
+  const attributesField = row.SpanAttributes !== undefined ? 'SpanAttributes' : 'span_attributes';
+  const resourceField =
+    row.ResourceAttributes !== undefined ? 'ResourceAttributes' : 'resource_attributes';
+  const resource = attributesOf(
+    column(row.ResourceAttributes, row.resource_attributes),
+    where(resourceField),
+  );
+  const service = column(row.ServiceName, row.service_name);
+  if (service && resource['service.name'] === undefined) resource['service.name'] = service;
+  const start = nanosOfTime(column(row.Timestamp, row.timestamp, row.start_time));
+  const duration = durationNanos(column(row.Duration, row.duration));
+  const code = statusCode(column(row.StatusCode, row.status_code));
+  const message = column(row.StatusMessage, row.status_message);
+  const span = {
+    traceId: placed.traceId,
+    spanId: placed.spanId,
+    ...(placed.parentId ? { parentSpanId: placed.parentId } : {}),
+    name: column(row.SpanName, row.span_name) ?? '',
+    startTimeUnixNano: String(start),
+    endTimeUnixNano: String(start > 0n && duration !== undefined ? start + duration : 0n),
+    attributes: keyValues(
+      attributesOf(column(row.SpanAttributes, row.span_attributes), where(attributesField)),
+    ),
+    events: eventsOf(row, { file, position }),
+    status: { code, ...(message ? { message } : {}) },
+  };
+  return {
+    resource: { attributes: keyValues(resource) },
+    scopeSpans: [{ scope: { name: column(row.ScopeName, row.scope_name) ?? '' }, spans: [span] }],
+  };
+}
+
+/** One trace's rows read by the convention they carry. */
+async function traceOf(
+  rows: readonly PlacedRow[],
+  context: ImportContext,
+  id: string,
+): Promise<Trace> {
+  const first = rows[0]!;
+  const input: RawInput = {
+    kind: 'json',
+    value: { resourceSpans: rows.map((row) => resourceSpansOf(row, context.file)) },
+  };
+  const convention = CONVENTIONS.find((format) => format.detect(input));
+  const position = first.position ? { position: first.position } : {};
+  if (!convention)
+    throw new TraceFormatError(
+      context.file,
+      `no span of trace ${id} carries OpenInference (openinference.span.kind) or OTel GenAI (gen_ai.*) attributes; span rows are read through those conventions`,
+      { format: NAME, ...position },
+    );
+  let traces: Trace[];
+  try {
+    traces = await convention.parse(input, { file: context.file, id });
+  } catch (error) {
+    if (!(error instanceof TraceFormatError)) throw error;
+    // The OTLP envelope is faultline's own; what the user can act on is the trace's rows.
+    const problem = /no steps to attribute/.test(error.problem)
+      ? `no span of trace ${id} is an agent, model call or tool (${convention.name} attributes): there are no steps to attribute`
+      : error.problem;
+    throw new TraceFormatError(context.file, problem, { format: NAME, ...position, cause: error });
+  }
+  const trace = traces[0]!;
+  const service = column(first.row.ServiceName, first.row.service_name);
+  const metadata = {
+    ...trace.metadata,
+    // OpenInference's reader keeps no service; the row names it in a column of its own.
+    ...(service && trace.metadata.service === undefined ? { service } : {}),
+    convention: convention.name,
+  };
+  return { ...trace, format: NAME, metadata };
+}
+
+export const collectorRowsFormat: TraceFormat = {
+  name: NAME,
+  description:
+    'OpenTelemetry Collector span rows (ClickHouse otel_traces; flat, JSON Lines or nested child_spans)',
+  detect(input) {
+    const found = rowsOf(input);
+    return found !== undefined && found.rows.length > 0 && isRow(found.rows[0]);
+  },
+  async parse(input, context) {
+    const found = rowsOf(input);
+    if (!found || found.rows.length === 0)
+      throw new TraceFormatError(context.file, 'expected span rows', { format: NAME });
+    const rows: PlacedRow[] = [];
+    found.rows.forEach((row, index) =>
+      collectRows(row, found.position(index), { traceId: '' }, context.file, rows),
+    );
+    const byTrace = new Map<string, PlacedRow[]>();
+    for (const row of rows) {
+      const group = byTrace.get(row.traceId);
+      if (group) group.push(row);
+      else byTrace.set(row.traceId, [row]);
+    }
+    const traces: Trace[] = [];
+    for (const [traceId, group] of byTrace)
+      traces.push(
+        await traceOf(
+          group,
+          context,
+          traceId || (byTrace.size > 1 ? `${context.id}-${traces.length + 1}` : context.id),
+        ),
+      );
+    return traces;
+  },
+};
