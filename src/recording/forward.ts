@@ -8,6 +8,7 @@
 import {
   Agent as HttpAgent,
   request as httpRequest,
+  type ClientRequest,
   type IncomingHttpHeaders,
   type IncomingMessage,
   type OutgoingHttpHeaders,
@@ -120,17 +121,39 @@ export function sendUpstream(
   body: Buffer,
 ): { reply: Promise<IncomingMessage>; abort: () => void } {
   const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
-  const request = send(target, {
-    method,
-    headers,
-    agent: target.protocol === 'https:' ? httpsAgent : httpAgent,
-  });
-  const reply = new Promise<IncomingMessage>((resolve, reject) => {
-    request.once('response', resolve);
-    request.once('error', reject);
-  });
-  request.end(body.byteLength > 0 ? body : undefined);
-  return { reply, abort: () => request.destroy() };
+  let current: ClientRequest | undefined;
+  let aborted = false;
+  const attempt = (pooled: boolean) =>
+    new Promise<IncomingMessage>((resolve, reject) => {
+      const request = send(target, {
+        method,
+        headers,
+        // A retry goes on a connection of its own.
+        agent: pooled ? (target.protocol === 'https:' ? httpsAgent : httpAgent) : false,
+      });
+      current = request;
+      request.once('response', resolve);
+      request.once('error', (error: NodeJS.ErrnoException) => {
+        // A kept-alive connection the upstream had just closed fails at once: that is no answer
+        // from the upstream, so the request is sent again on a new connection (Node's advice).
+        if (
+          pooled &&
+          !aborted &&
+          request.reusedSocket &&
+          (error.code === 'ECONNRESET' || error.code === 'EPIPE')
+        )
+          attempt(false).then(resolve, reject);
+        else reject(error);
+      });
+      request.end(body.byteLength > 0 ? body : undefined);
+    });
+  return {
+    reply: attempt(true),
+    abort: () => {
+      aborted = true;
+      current?.destroy();
+    },
+  };
 }
 
 /** What passing a reply through kept and how it ended. */
