@@ -1,5 +1,11 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { test } from 'node:test';
+import OpenAI from 'openai';
+import { startHarness } from '../../test/recording-harness.js';
+import type { Trace } from '../trace/model.js';
+import { createApp } from './app.js';
 import { openDatabase } from '../store/database.js';
 import { Repository } from '../store/repository.js';
 import { RunStore } from '../store/runs.js';
@@ -65,4 +71,52 @@ test('passed runs are not attributed; unknown runs and outcomes are refused', as
     ['team-7'],
   );
   db.close();
+});
+
+test('a run recorded through the proxy (agents A, B, A) is on the page, and can be marked failed there', async () => {
+  const harness = await startHarness();
+  try {
+    const client = new OpenAI({
+      baseURL: `${harness.proxy.url}/v1`,
+      apiKey: 'sk-test',
+      maxRetries: 0,
+    });
+    for (const [agent, text] of [
+      ['A', 'Plan the sum of 2 and 3.'],
+      ['B', 'Compute it.'],
+      ['A', 'Report the answer.'],
+    ] as const)
+      await client.chat.completions.create(
+        { model: 'scripted', messages: [{ role: 'user', content: text }] },
+        { headers: { 'x-faultline-agent': agent, 'x-faultline-run': 'page-run' } },
+      );
+    await harness.recorder.close();
+    const app = createApp({ repository: new Repository(harness.db), webRoot: harness.home });
+    const { traceId } = harness.runs.get('page-run')!;
+    const page = (await (await app.request(`/api/traces/${traceId}`)).json()) as { trace: Trace };
+    assert.deepEqual(
+      page.trace.steps.map((step) => step.agent),
+      ['A', 'B', 'A'],
+    );
+    const marked = await app.request('/api/runs/page-run/outcome', post({ outcome: 'failed' }));
+    assert.equal(marked.status, 200);
+    const { analysis } = (await marked.json()) as { analysis: { result: { agent: string } } };
+    assert.ok(['A', 'B'].includes(analysis.result.agent));
+    const file = JSON.parse(
+      readFileSync(join(harness.runsFolder, 'page-run.json'), 'utf8'),
+    ) as Trace;
+    assert.equal(file.outcome, 'failure', 'the run file says so too');
+    // The page's guard applies: another site's page cannot mark runs.
+    const crossSite = await app.request('/api/runs/page-run/outcome', {
+      ...post({ outcome: 'passed' }),
+      headers: {
+        'content-type': 'application/json',
+        origin: 'https://evil.example',
+        host: '127.0.0.1',
+      },
+    });
+    assert.equal(crossSite.status, 403);
+  } finally {
+    await harness.close();
+  }
 });
