@@ -8,7 +8,10 @@ import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { attributeWithModel, loadOfflineModel } from '../src/attribution/offline/attribute/attributor.js';
+import {
+  attributeWithModel,
+  loadOfflineModel,
+} from '../src/attribution/offline/attribute/attributor.js';
 import { expandPaths, loadTrace } from '../src/trace/load.js';
 import type { Trace } from '../src/trace/model.js';
 import { DEFAULT_WEB_ROOT } from '../src/server/app.js';

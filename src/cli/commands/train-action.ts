@@ -13,7 +13,10 @@ import {
 import { AGENT_FEATURE_NAMES } from '../../attribution/offline/features/agent-features.js';
 import { FEATURE_NAMES } from '../../attribution/offline/features/feature-names.js';
 import { labelledModes } from '../../attribution/offline/modes/mode-model.js';
-import { DEFAULT_TRAIN_SETTINGS } from '../../attribution/offline/model/settings.js';
+import {
+  DEFAULT_TRAIN_SETTINGS,
+  type TrainSettings,
+} from '../../attribution/offline/model/settings.js';
 import { MIN_MODE_RUNS, trainModelFile } from '../../attribution/offline/train/train-model-file.js';
 import type { UnfamiliarStep } from '../../attribution/offline/model/settings.js';
 import { UserError } from '../../errors.js';
@@ -109,12 +112,9 @@ async function modeRunsOf(
   return { runs: labelled, data, outcome };
 }
 
-/** The `train` command's work, loaded only when the command runs. */
-export async function runTrainCommand(
-  flags: TrainFlags,
-  exit: (code: number) => void,
-): Promise<void> {
-  const settings = {
+/** The training settings the flags give, each checked. */
+function settingsOf(flags: TrainFlags): TrainSettings {
+  return {
     ...DEFAULT_TRAIN_SETTINGS,
     stepL2: nonNegativeNumber(flags.stepL2, '--step-l2'),
     agentL2: nonNegativeNumber(flags.agentL2, '--agent-l2'),
@@ -129,6 +129,54 @@ export async function runTrainCommand(
     ...(flags.balanceSystems ? { balanceSystems: true } : {}),
     ...(flags.dropFeatures ? { dropFeatures: featureList(flags.dropFeatures) } : {}),
   };
+}
+
+/**
+ * Prints the cross-validated table of `--cv` / `--loso`: the same records, baselines and table as
+ * `faultline eval --method offline-cv,offline-loso --both`.
+ */
+function printCrossValidation(
+  usable: readonly Trace[],
+  plans: readonly FoldPlan[],
+  settings: TrainSettings,
+  weightOf: ((trace: Trace) => number) | undefined,
+  unlabelled: number,
+): void {
+  const total = plans.reduce(
+    (sum, plan) => sum + foldCount(usable, plan) * seedsOf(plan).length * 2,
+    0,
+  );
+  let done = 0;
+  const onFold = () =>
+    process.stderr.isTTY &&
+    process.stderr.write(`\rcross-validating: fold ${(done += 1)}/${total}`);
+  const records = plans.flatMap((plan) =>
+    [true, false].flatMap((useGroundTruth) =>
+      crossValidationRecords(usable, {
+        plan,
+        settings,
+        useGroundTruth,
+        onFold,
+        ...(weightOf ? { weightOf } : {}),
+      }),
+    ),
+  );
+  if (process.stderr.isTTY) process.stderr.write('\n');
+  const summary = summariseEvaluation(records, usable, {
+    excludedTrainingTraces: 0,
+    includeTrain: false,
+    unlabelled,
+    plan: plans[0]!,
+  });
+  process.stdout.write(terminalReport(summary));
+}
+
+/** The `train` command's work, loaded only when the command runs. */
+export async function runTrainCommand(
+  flags: TrainFlags,
+  exit: (code: number) => void,
+): Promise<void> {
+  const settings = settingsOf(flags);
   const questionPlan = foldPlanOf(flags);
   const plans: FoldPlan[] = [
     ...(flags.cv ? [questionPlan] : []),
@@ -200,36 +248,8 @@ export async function runTrainCommand(
     process.stderr.write(
       'faultline: warning: no trace labels its decisive step, so the step scorer learned nothing and steps are ranked by the agent scorer alone\n',
     );
-  if (plans.length > 0) {
-    // The same records, baselines and table as `faultline eval --method offline-cv,offline-loso --both`.
-    const total = plans.reduce(
-      (sum, plan) => sum + foldCount(usable, plan) * seedsOf(plan).length * 2,
-      0,
-    );
-    let done = 0;
-    const onFold = () =>
-      process.stderr.isTTY &&
-      process.stderr.write(`\rcross-validating: fold ${(done += 1)}/${total}`);
-    const records = plans.flatMap((plan) =>
-      [true, false].flatMap((useGroundTruth) =>
-        crossValidationRecords(usable, {
-          plan,
-          settings,
-          useGroundTruth,
-          onFold,
-          ...(weightOf ? { weightOf } : {}),
-        }),
-      ),
-    );
-    if (process.stderr.isTTY) process.stderr.write('\n');
-    const summary = summariseEvaluation(records, usable, {
-      excludedTrainingTraces: 0,
-      includeTrain: false,
-      unlabelled: traces.length - own.length,
-      plan: plans[0]!,
-    });
-    process.stdout.write(terminalReport(summary));
-  }
+  if (plans.length > 0)
+    printCrossValidation(usable, plans, settings, weightOf, traces.length - own.length);
   exit(
     finishBatch({
       files: outcome.files + baseOutcome.files + modeRuns.outcome.files,
