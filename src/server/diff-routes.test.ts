@@ -46,6 +46,7 @@ describe('GET /api/diff', () => {
     assert.equal(answer.divergence?.failedStep, 4);
     assert.equal(answer.divergence?.agent, 'Calculator');
     assert.equal(answer.failed.name, 'failed.json');
+    assert.deepEqual([answer.failed.id, answer.passed.id], [ids.failed, ids.passed]);
     assert.equal(answer.pairs.length, 7);
   });
 

@@ -26,8 +26,12 @@ export function diffRoutes(repository: Repository): Hono {
       if (!trace) throw new HTTPException(404, { message: `no trace ${id}` });
       return trace;
     });
-    // A stored trace's source is the name it was uploaded under.
-    return context.json({ diff: diffTraces(failed!, passed!) } satisfies DiffResponse);
+    // A stored trace's source is the name it was uploaded under; the runs are named by their
+    // ids in the store (a trace's own id is the file's), so that the page can link to them.
+    const diff = diffTraces(failed!, passed!);
+    diff.failed.id = ids.failed!;
+    diff.passed.id = ids.passed!;
+    return context.json({ diff } satisfies DiffResponse);
   });
 
   return api;

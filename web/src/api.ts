@@ -5,6 +5,7 @@
 import type {
   AnalysesResponse,
   AnalysisResponse,
+  DiffResponse,
   ErrorResponse,
   EvaluationResponse,
   EvaluationSortKey,
@@ -17,7 +18,9 @@ import type {
 } from '../../src/server/api-types.js';
 
 export type {
+  AlignedPair,
   Analysis,
+  DiffResponse,
   EvaluationResponse,
   EvaluationSortKey,
   EvaluationsResponse,
@@ -76,6 +79,8 @@ export const api = {
   analysesOf: (traceId: string) =>
     call<AnalysesResponse>(`/api/analyses${query({ trace: traceId, limit: 500 })}`),
   examples: () => call<ExamplesResponse>('/api/examples'),
+  diff: (failed: string, passed: string) =>
+    call<DiffResponse>(`/api/diff${query({ failed, passed })}`),
   loadExample: (name: string) =>
     call<UploadResponse>(`/api/examples/${encodeURIComponent(name)}`, { method: 'POST' }),
   analyse: (

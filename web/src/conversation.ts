@@ -3,6 +3,7 @@
  * and unfolded, and the steps' visibility under an agent filter.
  */
 import type { Step, ToolCall, Trace } from './api.js';
+import { stepConfidence } from './confidence.js';
 import { element } from './dom.js';
 
 /** Characters of a step shown before the rest is folded. */
@@ -93,6 +94,17 @@ function spanLine(step: Step): HTMLElement | null {
   );
 }
 
+/** The model's confidence in the step, where the run logged token log probabilities. */
+function confidenceBadge(step: Step): HTMLElement | null {
+  const confidence = stepConfidence(step);
+  if (!confidence) return null;
+  return element(
+    'span',
+    { class: `badge confidence${confidence.low ? ' low' : ''}`, title: confidence.title },
+    confidence.text,
+  );
+}
+
 /** The rendered conversation. */
 export interface ConversationView {
   nodes: Map<number, HTMLElement>;
@@ -149,6 +161,7 @@ export function renderConversation(
           ? element('time', { class: 'meta', datetime: step.timestamp }, step.timestamp)
           : null,
         spanLine(step),
+        confidenceBadge(step),
       ),
       error === undefined ? null : element('p', { class: 'recorded-error' }, `Recorded: ${error}`),
       stepContent(step, error),

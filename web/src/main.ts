@@ -12,6 +12,7 @@ import {
   renderConversation,
   type ConversationView,
 } from './conversation.js';
+import { compareControl, renderDiffView } from './diff.js';
 import { element } from './dom.js';
 import { renderEvaluations } from './evaluations.js';
 import { evidenceLines, rangesOf, setHighlight } from './highlights.js';
@@ -66,10 +67,20 @@ function say(text: string, kind: 'info' | 'error' = 'info'): void {
 type Route =
   | { tab: 'analyse'; traceId?: string; analysisId?: string }
   | { tab: 'history' }
-  | { tab: 'evaluations'; id?: string };
+  | { tab: 'evaluations'; id?: string }
+  | { tab: 'diff'; failed: string; passed: string };
 
 function parseRoute(path: string): Route {
-  const [, first, second] = path.split('/').map(decodeURIComponent);
+  const [pathname = '', search = ''] = path.split('?');
+  const [, first, second] = pathname.split('/').map(decodeURIComponent);
+  if (first === 'diff') {
+    const parameters = new URLSearchParams(search);
+    return {
+      tab: 'diff',
+      failed: parameters.get('failed') ?? '',
+      passed: parameters.get('passed') ?? '',
+    };
+  }
   if (first === 'traces' && second) return { tab: 'analyse', traceId: second };
   if (first === 'analyses' && second) return { tab: 'analyse', analysisId: second };
   if (first === 'history') return { tab: 'history' };
@@ -80,7 +91,7 @@ function parseRoute(path: string): Route {
 
 /** Goes to `path` (a new history entry unless `replace`) and shows it. */
 async function navigate(path: string, replace = false): Promise<void> {
-  if (path !== location.pathname) {
+  if (path !== location.pathname + location.search) {
     if (replace) history.replaceState(null, '', path);
     else history.pushState(null, '', path);
   }
@@ -103,6 +114,7 @@ async function show(route: Route): Promise<void> {
   try {
     if (route.tab === 'history') return await showHistory();
     if (route.tab === 'evaluations') return await showEvaluations(route.id);
+    if (route.tab === 'diff') return await showDiff(route.failed, route.passed);
     if (route.analysisId) {
       const { analysis, match } = await api.analysis(route.analysisId);
       await openTrace(analysis.traceId);
@@ -191,6 +203,9 @@ function renderTrace(id: string, trace: Trace): void {
     agentFilter.append(element('option', { value: agent.name }, `${agent.name} (${agent.steps})`));
   searchInput.value = '';
   searchCount.textContent = '';
+  byId('compare').replaceChildren(
+    compareControl(id, (page) => api.history(page), { navigate: (path) => void navigate(path) }),
+  );
   overview.hidden = false;
   current = {
     id,
@@ -473,6 +488,19 @@ async function showHistory(): Promise<void> {
   });
 }
 
+async function showDiff(failed: string, passed: string): Promise<void> {
+  const container = byId<HTMLDivElement>('diff');
+  container.replaceChildren(element('p', { class: 'meta' }, 'Aligning the runs…'));
+  const [answer, failedTrace, passedTrace] = await Promise.all([
+    api.diff(failed, passed),
+    api.trace(failed),
+    api.trace(passed),
+  ]);
+  renderDiffView(container, answer, failedTrace.trace, passedTrace.trace, {
+    navigate: (path) => void navigate(path),
+  });
+}
+
 async function showEvaluations(id?: string): Promise<void> {
   await renderEvaluations(byId<HTMLDivElement>('evaluations'), id, {
     navigate,
@@ -538,11 +566,17 @@ async function start(): Promise<void> {
     const link = (event.target as HTMLElement).closest<HTMLAnchorElement>('a[data-route]');
     if (!link || event.ctrlKey || event.metaKey || event.shiftKey) return;
     event.preventDefault();
-    void navigate(new URL(link.href).pathname);
+    const url = new URL(link.href);
+    void navigate(url.pathname + url.search);
   });
-  window.addEventListener('popstate', () => void show(parseRoute(location.pathname)));
+  window.addEventListener(
+    'popstate',
+    () => void show(parseRoute(location.pathname + location.search)),
+  );
   const { methods, formats } = await api.methods();
-  for (const method of methods)
+  // A method that compares with a passing run (diverge) is not offered for one run alone: the
+  // diff view ("Compare with…") is where two runs meet.
+  for (const method of methods.filter((entry) => !entry.needsReference))
     methodSelect.append(
       element('option', { value: method.name, title: method.description }, method.name),
     );
@@ -550,7 +584,7 @@ async function start(): Promise<void> {
     formatSelect.append(
       element('option', { value: format.name, title: format.description }, format.name),
     );
-  await show(parseRoute(location.pathname));
+  await show(parseRoute(location.pathname + location.search));
 }
 
 void start().catch((error: unknown) => say(message(error), 'error'));

@@ -5,6 +5,7 @@
  * verdict and label marks are buttons, and the keyboard shortcuts reach every step.
  */
 import type { Trace } from './api.js';
+import { stepConfidence } from './confidence.js';
 import { element } from './dom.js';
 
 /** A mark above the bar. */
@@ -58,6 +59,20 @@ export function renderTimeline(
     tick.style.left = position(step, total);
     errorRow.append(tick);
   }
+  // Steps the model itself doubted, where the run logged token log probabilities (none without).
+  const doubted = trace.steps.flatMap((step) => {
+    const confidence = stepConfidence(step);
+    return confidence?.low ? [{ step: step.index, title: confidence.title }] : [];
+  });
+  const confidenceRow =
+    doubted.length === 0
+      ? null
+      : element('div', { class: 'timeline-confidence', 'aria-hidden': 'true' });
+  for (const { step, title } of doubted) {
+    const tick = element('span', { title: `low confidence at step ${step}. ${title}` });
+    tick.style.left = position(step, total);
+    confidenceRow!.append(tick);
+  }
   const marks = element('div', { class: 'timeline-marks' });
   const current = element('span', { class: 'timeline-current', 'aria-hidden': 'true' });
   current.hidden = true;
@@ -68,7 +83,7 @@ export function renderTimeline(
     legend.append(element('span', {}, swatch, `${agent.name} (${agent.steps})`));
   }
   container.replaceChildren(
-    element('div', { class: 'timeline-track' }, marks, bar, errorRow, current),
+    element('div', { class: 'timeline-track' }, marks, bar, errorRow, confidenceRow, current),
     legend,
   );
   container.hidden = false;
