@@ -4,6 +4,7 @@
 export type {
   AgentInfo,
   Step,
+  StepLogprobs,
   StepRole,
   ToolCall,
   ToolResult,
@@ -41,6 +42,14 @@ export type {
 } from './attribution/method.js';
 export { attribute, type AttributeCallOptions } from './attribution/attribute.js';
 export { getMethod, listMethods, DEFAULT_METHOD } from './attribution/registry.js';
+export { diffTraces, type DiffOptions } from './attribution/diverge/diff.js';
+export type {
+  AlignedPair,
+  Aspect,
+  Divergence,
+  PairStatus,
+  TraceDiff,
+} from './attribution/diverge/types.js';
 export {
   createOfflineMethod,
   loadOfflineModel,
