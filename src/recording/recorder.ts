@@ -24,12 +24,18 @@ export interface RecorderOptions {
   run?: RunOptions;
   /** Progress and problems, one line each. */
   log?: (line: string) => void;
+  /**
+   * A written run with no call for this long is let go from memory (default 10 minutes); a later
+   * call of it continues it from its file or the database.
+   */
+  idleMs?: number;
 }
 
 interface Kept {
   builder: RunBuilder;
   written: number;
   timer?: NodeJS.Timeout;
+  changedAt: number;
 }
 
 /** The file a run is written to. */
@@ -38,15 +44,38 @@ export const runFile = (folder: string, runId: string) => join(folder, `${runId}
 /** Records runs and writes them out. */
 export class Recorder {
   private readonly runs = new Map<string, Promise<Kept>>();
+  /** When each run was last asked for: a call that has asked is never let go of under it. */
+  private readonly askedAt = new Map<string, number>();
   private readonly log: (line: string) => void;
+
+  private readonly sweeper: NodeJS.Timeout;
 
   constructor(private readonly options: RecorderOptions = {}) {
     this.log = options.log ?? (() => {});
     if (options.folder) mkdirSync(options.folder, { recursive: true });
+    const idleMs = options.idleMs ?? 600_000;
+    this.sweeper = setInterval(() => void this.letGo(idleMs), Math.min(idleMs, 60_000));
+    this.sweeper.unref();
+  }
+
+  /** Lets go of written runs idle for `idleMs`, so a long-lived proxy does not keep every run. */
+  private async letGo(idleMs: number): Promise<void> {
+    const now = Date.now();
+    for (const [runId, kept] of this.runs) {
+      const entry = await kept;
+      if (this.runs.get(runId) !== kept) continue;
+      const last = Math.max(entry.changedAt, this.askedAt.get(runId) ?? 0);
+      const idle = now - last >= idleMs && entry.builder.pending === 0 && !entry.timer;
+      if (idle && (this.options.folder || this.options.store)) {
+        this.write(entry, true);
+        this.runs.delete(runId);
+      }
+    }
   }
 
   /** The run `runId`, continuing one already written under that id (a proxy restarted mid-run). */
   run(runId: string): Promise<RunBuilder> {
+    this.askedAt.set(runId, Date.now());
     let kept = this.runs.get(runId);
     if (!kept) {
       kept = this.open(runId);
@@ -70,7 +99,7 @@ export class Recorder {
       ? RunBuilder.resume(earlier, this.options.run)
       : new RunBuilder(runId, this.options.run);
     if (earlier) this.log(`run ${runId}: continuing the recording (${earlier.steps.length} steps)`);
-    return { builder, written: -1 };
+    return { builder, written: -1, changedAt: Date.now() };
   }
 
   /** Notes that a run changed; it is written within `flushMs`. */
@@ -78,6 +107,7 @@ export class Recorder {
     const kept = this.runs.get(runId);
     if (!kept) return;
     void kept.then((entry) => {
+      entry.changedAt = Date.now();
       if (entry.timer) return;
       entry.timer = setTimeout(() => {
         entry.timer = undefined;
@@ -103,13 +133,14 @@ export class Recorder {
     return this.write(entry, true);
   }
 
-  /** The ids of the runs recorded so far. */
+  /** The ids of the runs recorded so far (those let go of included). */
   runIds(): string[] {
-    return [...this.runs.keys()];
+    return [...this.askedAt.keys()];
   }
 
-  /** Writes every run that changed. */
+  /** Writes every run that changed, and stops letting go of idle runs. */
   async close(): Promise<void> {
+    clearInterval(this.sweeper);
     for (const runId of this.runs.keys()) await this.flush(runId);
   }
 

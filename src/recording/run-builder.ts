@@ -139,6 +139,11 @@ export class RunBuilder {
     return this.entries.filter((entry) => entry.kind === 'tool' || entry.step).length;
   }
 
+  /** Calls still waiting for their reply. */
+  get pending(): number {
+    return this.entries.filter((entry) => entry.kind === 'call' && !entry.step).length;
+  }
+
   /** Records a call as it arrives: the tool outputs it brings first, then its pending reply. */
   begin(start: CallStart): CallHandle {
     const startedAt = start.startedAt ?? new Date();
