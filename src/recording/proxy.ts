@@ -4,22 +4,12 @@
  * call as a step of a run (recorder.ts). Any other path is forwarded without being recorded. In
  * replay, a responder may answer a call itself (from the recording, or with a fix) instead.
  *
- * It listens on 127.0.0.1 by default, where any web page the user opens could reach it: a request
- * naming a host that is not loopback (DNS rebinding) or that a browser marks as cross-site is
- * refused, so no page can spend the user's key through it. Off loopback it requires a token, sent
- * as `x-faultline-token` (the client's `Authorization` carries its API key).
+ * It listens on 127.0.0.1 by default; guard.ts decides who may use it (no other site's page).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { timingSafeEqual } from 'node:crypto';
 import { describeError, UserError } from '../errors.js';
-import {
-  crossSiteProblem,
-  hostProblem,
-  isLoopback,
-  isWildcard,
-  type HostRule,
-} from '../server/auth.js';
+import { isWildcard } from '../server/auth.js';
 import {
   decodedBody,
   keptHeaders,
@@ -30,6 +20,7 @@ import {
   upstreamHeaders,
   upstreamUrl,
 } from './forward.js';
+import { headerValue, proxyGuard } from './guard.js';
 import { AGENT_HEADER, identifyAgent, RUN_HEADER, RunClock } from './identify.js';
 import type { Recorder } from './recorder.js';
 import type { RecordedResponse } from './recording.js';
@@ -37,8 +28,7 @@ import type { CallHandle, RunBuilder } from './run-builder.js';
 import { wireApiFor } from './wire/registry.js';
 import type { ReplyView, RequestView, WireApi } from './wire/types.js';
 
-/** Header carrying the proxy's token when it listens off loopback. */
-export const TOKEN_HEADER = 'x-faultline-token';
+export { TOKEN_HEADER } from './guard.js';
 
 /** A call as a responder sees it. */
 export interface ProxiedCall {
@@ -116,12 +106,6 @@ export function parseUpstream(value: string, flag = '--upstream'): URL {
   return url;
 }
 
-const sameToken = (left: string, right: string) => {
-  const a = Buffer.from(left);
-  const b = Buffer.from(right);
-  return a.length === b.length && timingSafeEqual(a, b);
-};
-
 function sendJson(response: ServerResponse, status: number, body: unknown): void {
   if (response.headersSent) {
     response.destroy();
@@ -147,16 +131,9 @@ async function readBody(request: IncomingMessage, limit: number): Promise<Buffer
   return Buffer.concat(chunks);
 }
 
-const headerValue = (value: string | string[] | undefined) =>
-  Array.isArray(value) ? value[0] : value;
-
 /** Starts the proxy; resolves once it listens. */
 export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const host = options.host ?? '127.0.0.1';
-  if (!isLoopback(host) && !options.token)
-    throw new UserError(
-      `binding ${host} lets other machines spend your API key through the proxy: set a token with --token or FAULTLINE_TOKEN (clients send it as ${TOKEN_HEADER})`,
-    );
   const upstream = parseUpstream(options.upstream);
   const anthropicUpstream = options.anthropicUpstream
     ? parseUpstream(options.anthropicUpstream, '--anthropic-upstream')
@@ -167,36 +144,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const recordLimit = options.recordLimitBytes ?? 8 * 1024 * 1024;
   // Known once listening; the Host check compares a named port with it.
   const bound: { port?: number } = {};
-  const hostRule: HostRule = {
-    port: () => bound.port,
-    publicHosts:
-      options.token && !isLoopback(host) && !isWildcard(host)
-        ? [host.includes(':') ? `[${host}]` : host]
-        : [],
-    anyHost: Boolean(options.token) && isWildcard(host),
-  };
-
-  /** Why a request is refused, with its status, or undefined when it may go on. */
-  function refusal(request: IncomingMessage): { status: number; message: string } | undefined {
-    const hostRefused = hostProblem(request.headers.host, hostRule);
-    if (hostRefused) return { status: 403, message: hostRefused };
-    if (request.headers.origin !== undefined || request.headers['sec-fetch-site'] !== undefined) {
-      const headers = new Headers();
-      for (const name of ['origin', 'sec-fetch-site', 'host'])
-        if (typeof request.headers[name] === 'string') headers.set(name, request.headers[name]);
-      const crossSite = crossSiteProblem(new Request('http://proxy.invalid/', { headers }));
-      if (crossSite) return { status: 403, message: `faultline proxy: ${crossSite}` };
-    }
-    if (options.token) {
-      const presented = headerValue(request.headers[TOKEN_HEADER]);
-      if (!presented || !sameToken(presented, options.token))
-        return {
-          status: 401,
-          message: `faultline proxy: send the proxy's token as ${TOKEN_HEADER}`,
-        };
-    }
-    return undefined;
-  }
+  const refusal = proxyGuard(host, options.token, () => bound.port);
 
   /** Forwards a request the proxy does not record (a model list, embeddings). */
   async function forwardOnly(
