@@ -91,7 +91,9 @@ export function renderDiff(diff: TraceDiff, failed: Trace, passed: Trace): strin
     const differing = rest.filter(
       (pair) => pair.status !== 'same' && pair.status !== 'reworded',
     ).length;
-    lines.push(pc.dim(`  … ${pairs(rest.length)} more, ${differing} of them differing`));
+    lines.push(
+      pc.dim(`  … ${rest.length} more pair${rest.length === 1 ? '' : 's'}, ${differing} differing`),
+    );
   }
   lines.push('', pc.dim(`  ${countsLine(diff)}`));
   return lines.join('\n');

@@ -165,6 +165,29 @@ describe('diff of a failed run against a passing one', () => {
     );
   });
 
+  it('names a step that records an error the passing run does not, and one that stops early', () => {
+    const failing = passingSteps();
+    failing[3] = { ...failing[3]!, error: 'lookup timed out' };
+    const errored = diffTraces(run('failed', failing), run('passed', passingSteps()));
+    assert.equal(errored.divergence?.failedStep, 3);
+    assert.ok(errored.divergence?.aspects.includes('error'));
+    const stopping = passingSteps();
+    stopping[5] = {
+      speaker: 'Reviewer',
+      content: 'The sum is correct and matches the stock data. Approved. TERMINATE',
+    };
+    const stopped = diffTraces(run('failed', stopping), run('passed', passingSteps()));
+    assert.equal(stopped.divergence?.failedStep, 5);
+    assert.match(stopped.divergence.detail, /ends the run where the passing run goes on/);
+  });
+
+  it('compares a task with the first step of a run that names none', () => {
+    assert.equal(
+      diffTraces(run('failed', passingSteps()), run('passed', passingSteps(), null)).divergence,
+      null,
+    );
+  });
+
   it('refuses runs of different tasks, naming both files', () => {
     const other = run('other', passingSteps(), 'Write a haiku about the autumn rain over Kyoto.');
     assert.throws(
