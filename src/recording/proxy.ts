@@ -11,6 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { describeError, UserError } from '../errors.js';
 import { isWildcard } from '../server/auth.js';
 import {
+  clientHeaders,
   decodedBody,
   keptHeaders,
   pipeReply,
@@ -59,6 +60,26 @@ export interface Responder {
   answer(call: ProxiedCall): Answer | undefined;
 }
 
+/** A reply an injector writes in place of the upstream's. */
+export interface InjectedReply {
+  contentType: string;
+  body: string;
+  reply: ReplyView;
+}
+
+/** Changes chosen calls on their way through (fault injection, src/recording/inject/). */
+export interface Injector {
+  /** The request body to forward instead of the client's (prompt injection), or undefined. */
+  rewriteRequest(call: ProxiedCall, body: unknown): Promise<unknown>;
+  /** True when the call's reply is to be replaced: it is then read whole before the client gets it. */
+  replacesReply(call: ProxiedCall): boolean;
+  /** The reply the client gets instead of the upstream's (response corruption), or undefined. */
+  replaceReply(
+    call: ProxiedCall,
+    upstream: { body: string; streamed: boolean; reply: ReplyView },
+  ): Promise<InjectedReply | undefined>;
+}
+
 /** Settings of the proxy. */
 export interface ProxyOptions {
   /** Where OpenAI calls (and any path the proxy does not record) go, e.g. https://api.openai.com/v1. */
@@ -76,6 +97,8 @@ export interface ProxyOptions {
   /** Every call belongs to this run (replay records one run). */
   run?: string;
   responder?: Responder;
+  /** Changes chosen calls (fault injection); the recording keeps what the client got. */
+  injector?: Injector;
   /** Largest request body (default 32 MB). */
   maxRequestBytes?: number;
   /** Most bytes of one reply kept in the recording (default 8 MB); the client gets all of it. */
@@ -211,7 +234,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       await forwardOnly(request, response, body, url);
       return;
     }
-    await recordCall(request, response, body, url, api, api.readRequest(parsed));
+    await recordCall(request, response, body, url, api, api.readRequest(parsed), parsed);
   }
 
   async function recordCall(
@@ -221,6 +244,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     url: URL,
     api: WireApi,
     view: RequestView,
+    parsed: unknown,
   ): Promise<void> {
     const started = performance.now();
     const { agent, source } = identifyAgent(headerValue(request.headers[AGENT_HEADER]), view);
@@ -245,14 +269,15 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       );
     };
 
-    const answer = options.responder?.answer({
+    const proxied: ProxiedCall = {
       run: runId,
       agent,
       agentCall: call.call.agentCall,
       api,
       request: view,
       fingerprint: call.call.request,
-    });
+    };
+    const answer = options.responder?.answer(proxied);
     if (answer) {
       if (answer.kind === 'refuse') {
         sendJson(response, answer.status, api.errorBody(answer.message, 'faultline_replay'));
@@ -283,11 +308,14 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     const base = api.provider === 'anthropic' ? anthropicUpstream : upstream;
     const target = upstreamUrl(base, url.pathname, url.search);
     const answeredBy = options.responder ? ('upstream' as const) : undefined;
+    const rewritten = await options.injector?.rewriteRequest(proxied, parsed);
+    const forwarded =
+      rewritten === undefined ? body : Buffer.from(JSON.stringify(rewritten), 'utf8');
     const sent = sendUpstream(
       target,
       'POST',
-      upstreamHeaders(request.headers, api.provider, body.byteLength),
-      body,
+      upstreamHeaders(request.headers, api.provider, forwarded.byteLength),
+      forwarded,
     );
     response.on('close', () => {
       if (!response.writableFinished) sent.abort();
@@ -309,6 +337,11 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       return;
     }
     const status = reply.statusCode ?? 502;
+    if (options.injector && status < 300 && options.injector.replacesReply(proxied)) {
+      const injected = await injectReply(proxied, reply, response, options.injector);
+      finish({ ...injected, durationMs: performance.now() - started }, status);
+      return;
+    }
     const piped = await pipeReply(reply, response, recordLimit);
     let text = '';
     let readError: string | undefined;
@@ -346,6 +379,59 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       },
       status,
     );
+  }
+
+  /**
+   * Reads the upstream's reply whole and sends the injector's in its place (or the upstream's
+   * bytes, when the injector leaves it); returns what the recording keeps: what the client got.
+   */
+  async function injectReply(
+    call: ProxiedCall,
+    reply: IncomingMessage,
+    response: ServerResponse,
+    injector: Injector,
+  ): Promise<Pick<Parameters<RunBuilder['finish']>[1], 'response' | 'reply' | 'error'>> {
+    const chunks: Buffer[] = [];
+    try {
+      for await (const chunk of reply as AsyncIterable<Buffer>) chunks.push(chunk);
+    } catch (error) {
+      response.destroy();
+      return { error: `the upstream connection dropped (${transportReason(error)})` };
+    }
+    const raw = Buffer.concat(chunks);
+    const streamed = (reply.headers['content-type'] ?? '').includes('event-stream');
+    let replaced: InjectedReply | undefined;
+    let text = '';
+    let original: ReplyView | undefined;
+    try {
+      text = decodedBody(raw, headerValue(reply.headers['content-encoding']));
+      original = call.api.readReply(text, streamed);
+      replaced = await injector.replaceReply(call, { body: text, streamed, reply: original });
+    } catch (error) {
+      log(`injection into ${call.run} ${call.agent} failed: ${describeError(error)}`);
+    }
+    if (!replaced) {
+      response.writeHead(reply.statusCode ?? 200, reply.statusMessage, clientHeaders(reply));
+      response.end(raw);
+      return {
+        response: {
+          status: reply.statusCode ?? 200,
+          headers: keptHeaders(reply.headers),
+          body: text,
+        },
+        ...(original ? { reply: original } : {}),
+      };
+    }
+    const headers = { 'content-type': replaced.contentType };
+    response.writeHead(reply.statusCode ?? 200, {
+      ...headers,
+      'content-length': Buffer.byteLength(replaced.body),
+    });
+    response.end(replaced.body);
+    return {
+      response: { status: reply.statusCode ?? 200, headers, body: replaced.body },
+      reply: replaced.reply,
+    };
   }
 
   const server = createServer((request, response) => {
