@@ -24,6 +24,8 @@ export interface RecorderOptions {
   run?: RunOptions;
   /** Progress and problems, one line each. */
   log?: (line: string) => void;
+  /** Adds to each run as it is written (an injection's label and record, inject/injector.ts). */
+  decorate?: (trace: Trace) => Trace;
   /**
    * A written run with no call for this long is let go from memory (default 10 minutes); a later
    * call of it continues it from its file or the database.
@@ -151,7 +153,7 @@ export class Recorder {
 
   private write(entry: Kept, force = false): Trace {
     const { builder } = entry;
-    let trace = builder.toTrace();
+    let trace = this.options.decorate?.(builder.toTrace()) ?? builder.toTrace();
     if (!force && entry.written === builder.version) return trace;
     entry.written = builder.version;
     const file = this.fileOf(builder.id);
