@@ -33,7 +33,7 @@ export interface Harness {
 /** Starts a harness; `answer` scripts the model server. */
 export async function startHarness(
   answer?: (request: WireRequest) => WireAnswer,
-  options: Partial<Omit<ProxyOptions, 'upstream' | 'recorder'>> = {},
+  options: Partial<Omit<ProxyOptions, 'recorder'>> = {},
 ): Promise<Harness> {
   const home = mkdtempSync(join(tmpdir(), 'faultline-recording-'));
   const previousHome = process.env.FAULTLINE_HOME;

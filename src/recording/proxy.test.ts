@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
+import { createServer, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { afterEach, describe, test } from 'node:test';
 import { promisify } from 'node:util';
@@ -184,6 +186,84 @@ describe('the proxy is faithful for the client', () => {
         [['weather', { city: 'Oslo' }]],
       );
     });
+  }
+});
+
+test('a compressed reply reaches the client as sent and is recorded decoded', async () => {
+  const body = JSON.stringify({
+    id: 'chatcmpl-gz',
+    object: 'chat.completion',
+    created: 1,
+    model: 'scripted',
+    choices: [
+      { index: 0, message: { role: 'assistant', content: 'squeezed' }, finish_reason: 'stop' },
+    ],
+  });
+  const compressed = gzipSync(body);
+  const server = createServer((request, response) => {
+    request.resume();
+    request.on('end', () => {
+      response.writeHead(200, {
+        'content-type': 'application/json',
+        'content-encoding': 'gzip',
+        'content-length': compressed.byteLength,
+      });
+      response.end(compressed);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  harness = await startHarness(undefined, { upstream: `http://127.0.0.1:${port}/v1` });
+  try {
+    const raw = await new Promise<{ encoding: string | undefined; bytes: Buffer }>(
+      (resolve, reject) => {
+        const request = httpRequest(
+          `${harness!.proxy.url}/v1/chat/completions`,
+          {
+            method: 'POST',
+            headers: {
+              'content-type': 'application/json',
+              'accept-encoding': 'gzip',
+              'x-faultline-run': 'gz',
+            },
+          },
+          (response) => {
+            const chunks: Buffer[] = [];
+            response.on('data', (chunk: Buffer) => chunks.push(chunk));
+            response.on('end', () =>
+              resolve({
+                encoding: response.headers['content-encoding'],
+                bytes: Buffer.concat(chunks),
+              }),
+            );
+          },
+        );
+        request.on('error', reject);
+        request.end(chatBody('hi'));
+      },
+    );
+    assert.equal(raw.encoding, 'gzip');
+    assert.deepEqual(raw.bytes, compressed, 'the bytes the upstream sent');
+    const client = new OpenAI({
+      baseURL: `${harness.proxy.url}/v1`,
+      apiKey: 'sk-test',
+      maxRetries: 0,
+    });
+    const reply = await client.chat.completions.create(
+      { model: 'scripted', messages: [{ role: 'user', content: 'hi' }] },
+      { headers: { 'x-faultline-run': 'gz' } },
+    );
+    assert.equal(reply.choices[0]!.message.content, 'squeezed');
+    await settled(harness);
+    assert.deepEqual(
+      runFile(harness, 'gz').steps.map((step) => [step.content, step.error]),
+      [
+        ['squeezed', undefined],
+        ['squeezed', undefined],
+      ],
+    );
+  } finally {
+    await new Promise((resolve) => server.close(resolve));
   }
 });
 
