@@ -24,6 +24,7 @@ import { EXAMPLES, readExample } from './examples.js';
 import type { JobPool } from './job-pool.js';
 import { labelMatch } from './label-match.js';
 import { pageOf } from './paging.js';
+import { validBody } from './request-body.js';
 
 const analysisRequestSchema = z.object({
   method: z.string().min(1).default('offline'),
@@ -54,37 +55,11 @@ function traceName(raw: string | undefined): string {
   return name.slice(0, 200) || PASTED;
 }
 
-/** The body checked against a schema, or a 400 naming the first problem. */
-async function validBody<Schema extends z.ZodType>(
-  request: Request,
-  schema: Schema,
-  what: string,
-): Promise<z.infer<Schema>> {
-  const parsed = schema.safeParse(await jsonBody(request));
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new HTTPException(400, {
-      message: `invalid ${what}: ${issue.path.join('.') || 'body'}: ${issue.message}`,
-    });
-  }
-  return parsed.data;
-}
-
 /** The History row of an entry: whether its latest verdict matches its label. */
 const historyRow = (entry: HistoryEntry): HistoryRow => ({
   ...entry,
   correct: entry.latest && entry.label ? labelMatch(entry.latest, entry.label) : null,
 });
-
-async function jsonBody(request: Request): Promise<unknown> {
-  const text = await request.text();
-  if (text.trim().length === 0) return {};
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new HTTPException(400, { message: 'the request body is not valid JSON' });
-  }
-}
 
 /** The API routes, mounted under /api. */
 export function apiRoutes(repository: Repository, options: RouteOptions): Hono {

@@ -7,10 +7,10 @@
 import { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { z } from 'zod';
-import { UserError } from '../errors.js';
 import { markOutcome, outcomeOf } from '../recording/outcome.js';
 import type { Repository } from '../store/repository.js';
-import { RunStore } from '../store/runs.js';
+import { pageOf } from './paging.js';
+import { validBody } from './request-body.js';
 
 const outcomeSchema = z.object({
   outcome: z.string().min(1).max(20),
@@ -19,10 +19,13 @@ const outcomeSchema = z.object({
 
 /** The recorded-run routes. */
 export function runRoutes(repository: Repository): Hono {
-  const runs = RunStore.of(repository);
+  const { runs } = repository;
   const api = new Hono();
 
-  api.get('/', (context) => context.json({ runs: runs.list() }));
+  api.get('/', (context) => {
+    const { items, ...page } = runs.list(pageOf(context));
+    return context.json({ runs: items, ...page });
+  });
 
   api.get('/:id', (context) => {
     const run = runs.get(context.req.param('id'));
@@ -32,33 +35,21 @@ export function runRoutes(repository: Repository): Hono {
   });
 
   api.post('/:id/outcome', async (context) => {
-    let body: unknown;
+    const id = context.req.param('id');
+    const request = await validBody(context.req.raw, outcomeSchema, 'outcome');
+    if (!runs.get(id)) throw new HTTPException(404, { message: `no recorded run ${id}` });
+    let outcome: ReturnType<typeof outcomeOf>;
     try {
-      const text = await context.req.text();
-      body = text.trim() ? JSON.parse(text) : {};
-    } catch {
-      throw new HTTPException(400, { message: 'the request body is not valid JSON' });
-    }
-    const parsed = outcomeSchema.safeParse(body);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
-      throw new HTTPException(400, {
-        message: `invalid outcome: ${issue.path.join('.') || 'body'}: ${issue.message}`,
-      });
-    }
-    try {
-      const outcome = outcomeOf(parsed.data.outcome);
-      const marked = await markOutcome(runs, repository, context.req.param('id'), outcome, {
-        ...(parsed.data.attribute !== undefined ? { attribute: parsed.data.attribute } : {}),
-      });
-      return context.json({ run: marked.run, analysis: marked.analysis ?? null });
+      outcome = outcomeOf(request.outcome);
     } catch (error) {
-      if (error instanceof UserError)
-        throw new HTTPException(error.message.startsWith('no recorded run') ? 404 : 400, {
-          message: error.message,
-        });
-      throw error;
+      throw new HTTPException(400, {
+        message: error instanceof Error ? error.message : String(error),
+      });
     }
+    const marked = await markOutcome(runs, repository, id, outcome, {
+      ...(request.attribute !== undefined ? { attribute: request.attribute } : {}),
+    });
+    return context.json({ run: marked.run, analysis: marked.analysis ?? null });
   });
 
   return api;

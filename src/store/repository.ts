@@ -7,6 +7,8 @@ import type { Attribution } from '../attribution/method.js';
 import { traceHash } from '../trace/hash.js';
 import type { Trace, TraceLabels } from '../trace/model.js';
 import type { Db } from './database.js';
+import { pageBounds, type Page, type Paged } from './paging.js';
+import { RunStore } from './runs.js';
 import type {
   AnalysisRecord,
   EvaluationSummaryRecord,
@@ -15,6 +17,7 @@ import type {
   UserLabel,
 } from './records.js';
 
+export { MAX_PAGE, pageBounds, type Page, type Paged } from './paging.js';
 export type {
   AnalysisRecord,
   EvaluationSummaryRecord,
@@ -31,30 +34,6 @@ interface TraceRow {
   created_at: string;
   trace_json: string;
   user_label_json: string | null;
-}
-
-/** Which rows of a list: at most `limit` (default 50, at most 500), after skipping `offset`. */
-export interface Page {
-  limit?: number;
-  offset?: number;
-}
-
-/** One page of a list, with how many rows the whole list has. */
-export interface Paged<Item> {
-  items: Item[];
-  total: number;
-  limit: number;
-  offset: number;
-}
-
-/** Largest page a list returns. */
-export const MAX_PAGE = 500;
-
-/** A page's bounds with the defaults filled in and kept in range. */
-export function pageBounds(page: Page): { limit: number; offset: number } {
-  const limit = Math.min(MAX_PAGE, Math.max(1, Math.floor(page.limit ?? 50)));
-  const offset = Math.max(0, Math.floor(page.offset ?? 0));
-  return { limit, offset };
 }
 
 /** The name an upload without a file name gets. */
@@ -105,7 +84,12 @@ const toAnalysis = (row: AnalysisRow): AnalysisRecord => ({
 
 /** Typed access to the tables. */
 export class Repository {
-  constructor(private readonly db: Db) {}
+  /** Runs recorded by `faultline proxy`, kept in the same database. */
+  readonly runs: RunStore;
+
+  constructor(private readonly db: Db) {
+    this.runs = new RunStore(db);
+  }
 
   /**
    * Stores a trace; the same content uploaded again (under any name) returns the existing entry,

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { traceHash } from '../trace/hash.js';
 import type { Trace, TraceOutcome } from '../trace/model.js';
 import type { Db } from './database.js';
-import type { Repository } from './repository.js';
+import { pageBounds, type Page, type Paged } from './paging.js';
 
 /** A stored recorded run. */
 export interface RunRecord {
@@ -52,14 +52,6 @@ const SELECT = `SELECT runs.run_id, runs.trace_id, runs.file, runs.outcome, runs
 /** Typed access to recorded runs. */
 export class RunStore {
   constructor(private readonly db: Db) {}
-
-  /**
-   * The runs of the database a Repository uses. The Repository keeps its handle private; the
-   * page's routes receive only the Repository, and runs live in the same database.
-   */
-  static of(repository: Repository): RunStore {
-    return new RunStore(repository['db']);
-  }
 
   /**
    * Stores a run's trace under its run id (the trace's id), inserting it the first time and
@@ -140,10 +132,15 @@ export class RunStore {
     return this.get(run.runId);
   }
 
-  /** Recorded runs, most recently changed first. */
-  list(limit = 100): RunRecord[] {
-    return (
-      this.db.prepare(`${SELECT} ORDER BY runs.updated_at DESC LIMIT ?`).all(limit) as RunRow[]
-    ).map(toRecord);
+  /** One page of recorded runs, most recently changed first, and how many there are. */
+  list(page: Page = {}): Paged<RunRecord> {
+    const { limit, offset } = pageBounds(page);
+    const { total } = this.db.prepare('SELECT count(*) AS total FROM runs').get() as {
+      total: number;
+    };
+    const rows = this.db
+      .prepare(`${SELECT} ORDER BY runs.updated_at DESC, runs.run_id LIMIT ? OFFSET ?`)
+      .all(limit, offset) as RunRow[];
+    return { items: rows.map(toRecord), total, limit, offset };
   }
 }
