@@ -204,20 +204,21 @@ record(
   1536,
 );
 
-// The server under load (loopback only, bounded), in a process of its own so its figures are its own.
+// Child benchmarks, each in a process of its own so its figures are its own: the server under load
+// and the recording proxy (loopback only, bounded). Each prints { results, notes } as JSON.
 const notes: string[] = [];
-{
-  const output = execFileSync(
-    process.execPath,
-    ['--import', 'tsx', join(ROOT, 'bench/server-load.ts')],
-    { encoding: 'utf8', maxBuffer: 1 << 20 },
-  );
-  const load = JSON.parse(output) as {
+for (const script of ['bench/server-load.ts', 'bench/proxy.ts']) {
+  const output = execFileSync(process.execPath, ['--import', 'tsx', join(ROOT, script)], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 20,
+  });
+  const child = JSON.parse(output) as {
     results: { name: string; values: number[]; unit: string; target: number }[];
     notes: string[];
   };
-  for (const result of load.results) record(result.name, result.values, result.unit, result.target);
-  notes.push(...load.notes);
+  for (const result of child.results)
+    record(result.name, result.values, result.unit, result.target);
+  notes.push(...child.notes);
 }
 
 writeFileSync(
