@@ -8,7 +8,8 @@ import { performance } from 'node:perf_hooks';
 import { getMethod } from '../attribution/registry.js';
 import type { Repository } from '../store/repository.js';
 import { importTraceBytes } from '../trace/load.js';
-import type { AnalysisResponse, UploadResponse } from './api-types.js';
+import { diffTraces } from '../attribution/diverge/diff.js';
+import type { AnalysisResponse, DiffResponse, UploadResponse } from './api-types.js';
 import { labelMatch } from './label-match.js';
 
 /** What an analysis asks for, as the route has checked it. */
@@ -26,12 +27,14 @@ export interface AnalysisJobRequest {
 /** A unit of work. */
 export type Job =
   | { kind: 'import'; bytes: Uint8Array; name: string; format?: string }
-  | { kind: 'analyse'; traceId: string; request: AnalysisJobRequest };
+  | { kind: 'analyse'; traceId: string; request: AnalysisJobRequest }
+  | { kind: 'diff'; failedId: string; passedId: string };
 
 /** What each kind of job answers. */
 export interface JobResults {
   import: UploadResponse;
   analyse: AnalysisResponse;
+  diff: DiffResponse;
 }
 
 /** Imports a file's bytes and stores every trace in it. */
@@ -87,7 +90,28 @@ async function analyse(
   return { analysis, match: labelMatch(result, trace.labels) };
 }
 
+/** Where a failed stored trace parts from a passing one (the page's two-column view). */
+function diff(repository: Repository, job: Extract<Job, { kind: 'diff' }>): DiffResponse {
+  const [failed, passed] = [job.failedId, job.passedId].map((id) => {
+    const trace = repository.getTrace(id);
+    if (!trace) throw new HTTPException(404, { message: `no trace ${id}` });
+    return trace;
+  });
+  const result = diffTraces(failed!, passed!);
+  // The runs are named by their ids in the store, so that the page can link to them.
+  result.failed.id = job.failedId;
+  result.passed.id = job.passedId;
+  return { diff: result };
+}
+
 /** Runs a job against a repository. */
-export function runJob(repository: Repository, job: Job): Promise<JobResults[Job['kind']]> {
-  return job.kind === 'import' ? importUpload(repository, job) : analyse(repository, job);
+export async function runJob(repository: Repository, job: Job): Promise<JobResults[Job['kind']]> {
+  switch (job.kind) {
+    case 'import':
+      return importUpload(repository, job);
+    case 'analyse':
+      return analyse(repository, job);
+    case 'diff':
+      return diff(repository, job);
+  }
 }

@@ -202,7 +202,7 @@ export function apiRoutes(repository: Repository, options: RouteOptions): Hono {
 
   api.route('/evaluations', evaluationRoutes(repository));
   api.route('/runs', runRoutes(repository));
-  api.route('/diff', diffRoutes(repository));
+  api.route('/diff', diffRoutes(jobs));
 
   return api;
 }
