@@ -9,6 +9,7 @@ import { registerAttribute } from './commands/attribute.js';
 import { registerConvert } from './commands/convert.js';
 import { registerDiff } from './commands/diff.js';
 import { registerEval } from './commands/eval.js';
+import { registerInject } from './commands/inject.js';
 import { registerInspect } from './commands/inspect.js';
 import { registerOutcome } from './commands/outcome.js';
 import { registerProxy } from './commands/proxy.js';
@@ -49,6 +50,7 @@ registerProxy(program, setExit);
 registerOutcome(program, setExit);
 registerReplay(program, setExit);
 registerVerify(program, setExit);
+registerInject(program, setExit);
 
 // A closed pipe (`faultline ... | head`) is not an error.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {

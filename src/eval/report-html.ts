@@ -258,6 +258,41 @@ ${table(['method', 'runs', 'micro-F1', 'macro-F1', ...(withPairs ? ['(agent, mod
 ${table(['mode', 'runs with it', ...modes.rows.map((row) => `${row.method}: P / R / F1 (%)`)], perMode)}`;
 }
 
+/** The per-mode and per-operator table of injected runs, with the sentence saying which method to use. */
+function injectedHtml(summary: EvalSummary): string {
+  const injected = summary.injected;
+  if (!injected) return '';
+  const subsets = [...new Set(injected.rows.map((row) => row.subset))];
+  const methods = [
+    ...new Set(
+      injected.rows.map((row) =>
+        row.baseline ? row.method : methodLabel(row.method, row.useGroundTruth),
+      ),
+    ),
+  ];
+  const cell = (subset: string, method: string) => {
+    const row = injected.rows.find(
+      (candidate) =>
+        candidate.subset === subset &&
+        (candidate.baseline
+          ? candidate.method
+          : methodLabel(candidate.method, candidate.useGroundTruth)) === method,
+    );
+    return td(
+      row ? `${formatEstimate(row.accuracy.agent)} / ${formatEstimate(row.accuracy.step)}` : '–',
+    );
+  };
+  const body = subsets.map((subset) => [
+    td(subset),
+    td(String(injected.rows.find((row) => row.subset === subset)?.traces ?? 0)),
+    ...methods.map((method) => cell(subset, method)),
+  ]);
+  return `<h2>Your system: injected faults</h2>
+<p class="verdict"><b>${escapeHtml(injected.verdict)}</b></p>
+<p>Agent / step accuracy on the runs faultline inject kept, per injected mode and operator.</p>
+${table(['injected', 'runs', ...methods], body)}`;
+}
+
 /** The whole HTML report. `traces` supplies the blamed steps' text, looked up by file. */
 export function renderHtmlReport(summary: EvalSummary, traces: readonly Trace[]): string {
   const byFile = new Map(traces.map((trace) => [trace.source ?? trace.id, trace]));
@@ -369,6 +404,7 @@ ${Object.entries(summary.stepErrors)
   .map(([label, counts]) => errorHistogram(label, counts))
   .join('\n')}
 ${modesHtml(summary)}
+${injectedHtml(summary)}
 <h2>Usage</h2>
 ${table(['method', 'traces', 'calls', 'shortened calls', 'input tokens', 'output tokens', 'est. cost (USD)', 'ms per trace'], usageRows)}
 <h2>Per-trace predictions</h2>

@@ -287,7 +287,13 @@ export function terminalReport(summary: EvalSummary): string {
       : '';
   return `${reportNotes(summary)
     .map((note) => `- ${note}`)
-    .join('\n')}\n\n${accuracy}${modes ? `\n${modes}` : ''}`;
+    .join('\n')}\n\n${accuracy}${modes ? `\n${modes}` : ''}${injectedText(summary)}`;
+}
+
+/** Injected runs (faultline inject): which method to use, and the table per mode and operator. */
+function injectedText(summary: EvalSummary): string {
+  if (!summary.injected) return '';
+  return `\nYour system, injected faults: ${summary.injected.verdict}\n\n${accuracyTable(summary.injected.rows)}\n`;
 }
 
 /** Calls, tokens, cost and time per method (totals over all subsets). */
@@ -346,6 +352,16 @@ export function renderMarkdownReport(summary: EvalSummary): string {
     '',
     modesTables(summary) || 'No run is labelled with MAST failure modes.',
     '',
+    ...(summary.injected
+      ? [
+          '## Your system: injected faults',
+          '',
+          summary.injected.verdict,
+          '',
+          accuracyTable(summary.injected.rows),
+          '',
+        ]
+      : []),
     '## Usage',
     '',
     usageTable(summary.rows),

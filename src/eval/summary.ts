@@ -22,6 +22,7 @@ export type { SummaryRow } from './summary-row.js';
 import type { EvalRunInfo } from './run-eval.js';
 import { methodLabel } from './method-label.js';
 import type { ModesSummary } from './modes.js';
+import type { InjectedSummary } from './injected.js';
 
 /** The whole report. */
 export interface EvalSummary {
@@ -35,6 +36,8 @@ export interface EvalSummary {
   records: EvalRecord[];
   /** Failure-mode figures, when some traces are labelled with MAST modes (modes.ts). */
   modes?: ModesSummary;
+  /** Per injected mode and operator, when runs carry an injection (faultline inject; injected.ts). */
+  injected?: InjectedSummary;
 }
 
 /** A prediction as table text: `WebSurfer @ 12`, or why there is none. */

@@ -21,6 +21,7 @@ import { labelledModes } from '../../attribution/offline/modes/mode-model.js';
 import { ResultStore } from '../../eval/result-store.js';
 import { methodLabel } from '../../eval/method-label.js';
 import { summariseEvaluation } from '../../eval/summary.js';
+import { summariseInjected } from '../../eval/injected.js';
 import { shownPaths } from '../../trace/load.js';
 import type { Trace } from '../../trace/model.js';
 import { forEachTrace, finishBatch } from '../batch.js';
@@ -138,7 +139,12 @@ export async function runEvalCommand(
     seed: seedsOf(plan)[0] ?? 0,
     records,
   });
-  const summary = { ...summariseEvaluation(records, traces, info), ...(modes ? { modes } : {}) };
+  const injected = summariseInjected(records, traces, info.plan);
+  const summary = {
+    ...summariseEvaluation(records, traces, info),
+    ...(modes ? { modes } : {}),
+    ...(injected ? { injected } : {}),
+  };
   process.stdout.write(terminalReport(summary));
   process.stderr.write(`results stored in ${store.file}\n`);
   try {

@@ -71,9 +71,10 @@ export interface InjectorOptions {
   log?: (line: string) => void;
 }
 
-/** The agent replies of a recorded run, oldest first. */
-function earlierReplies(trace: Trace | undefined): EarlierReply[] {
+/** The agent replies of a recorded run (up to step `before`), oldest first. */
+export function earlierReplies(trace: Trace | undefined, before = Infinity): EarlierReply[] {
   return (trace?.steps ?? [])
+    .filter((step) => step.index < before)
     .filter((step) => step.role === 'agent' && !step.error)
     .map((step) => {
       const toolCalls = step.toolCalls ?? [];

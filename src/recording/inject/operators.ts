@@ -104,7 +104,7 @@ const replyOperators: [string, string, ReplyOperator][] = [
   ],
   [
     'perturb-number',
-    'changes the last number of the action (tool arguments, else the text) by "delta" (default 1)',
+    'changes the last number of the action (tool arguments, else code in the text, else the text) by "delta" (default 1)',
     (reply, { target }) => {
       const delta = target.delta ?? 1;
       for (let index = reply.toolCalls.length - 1; index >= 0; index -= 1) {
@@ -116,6 +116,16 @@ const replyOperators: [string, string, ReplyOperator][] = [
           toolCalls[index] = { ...call, arguments: args };
           return { ...reply, toolCalls };
         }
+      }
+      // A number in code (a fenced block, inline code) is the one the work rests on; else the last.
+      const spans = [...reply.text.matchAll(new RegExp(`${FENCED.source}|${INLINE.source}`, 'g'))];
+      const span = spans.findLast((match) => LAST_NUMBER.test(match[0]));
+      if (span) {
+        const start = span.index;
+        const changed = perturbLastNumber(span[0], delta)!;
+        const text =
+          reply.text.slice(0, start) + changed + reply.text.slice(start + span[0].length);
+        return { ...reply, text };
       }
       const text = perturbLastNumber(reply.text, delta);
       return text === undefined ? undefined : { ...reply, text };
