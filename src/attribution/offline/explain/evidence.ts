@@ -140,11 +140,14 @@ const PHRASES: Partial<
  */
 function recordedError(step: Step): string | undefined {
   const error = step.error ?? step.toolResults?.find((result) => result.isError)?.content;
-  const line = error
-    ?.split(/\r?\n/)
-    .map((part) => part.trim())
-    .find((part) => part.length > 0);
-  return line && shorten(line);
+  // Its first line that says something, found without splitting all of it (a tool's whole output).
+  for (let start = 0; error !== undefined && start < error.length;) {
+    const end = error.indexOf('\n', start);
+    const line = error.slice(start, end === -1 ? error.length : end).trim();
+    if (line.length > 0) return shorten(line);
+    start = end === -1 ? error.length : end + 1;
+  }
+  return undefined;
 }
 
 /** Why a step is blamed: the reason, and the lines it quotes. */

@@ -128,6 +128,27 @@ function restatesTask(line: string, task: TaskText): boolean {
 }
 
 /**
+ * Most characters read for quotes at each end of a step. A longer step (a tool that printed a whole
+ * data dump) is read at its head and tail only, as the features read every step (step-facts.ts),
+ * so that its lines, their words and their figures are never all held at once: quoting a 200 MB
+ * step held gigabytes. No step of the shared data sets comes near (46,000 characters at most).
+ */
+const QUOTED_END = 500_000;
+
+/**
+ * The text of a step that quotes are looked for in: all of it, or its first and last QUOTED_END
+ * characters cut at line breaks (mid-line only where a line is longer than that).
+ */
+function quotedText(text: string): string {
+  if (text.length <= 2 * QUOTED_END) return text;
+  const headEnd = text.lastIndexOf('\n', QUOTED_END);
+  const tailStart = text.indexOf('\n', text.length - QUOTED_END);
+  const head = text.slice(0, headEnd > 0 ? headEnd : QUOTED_END);
+  const tail = text.slice(tailStart >= 0 ? tailStart + 1 : text.length - QUOTED_END);
+  return `${head}\n${tail}`;
+}
+
+/**
  * The lines of a step that may be quoted: trimmed, with a letter or digit (not a docstring's
  * `"""`); no code fences; nothing up to the step's last repetition of the task (what a framework
  * writes before it is its preamble: "You are given: (1) a task ...", "We are working to address
@@ -206,8 +227,10 @@ export class Quoter {
       const line = this.first(source, test);
       if (line === undefined) continue;
       if (line.length <= QUOTE_LENGTH || !FIGURE_TESTS.has(test)) return shorten(line);
-      const figures = newFigures(line, this.contextOf(source.index));
-      const at = firstNumberAt(line, (number) => figures.includes(number));
+      // A set: a long line's figures number in the thousands, and searching a list of them for each
+      // of its numbers took minutes on a 200 MB line.
+      const figures = new Set(newFigures(line, this.contextOf(source.index)));
+      const at = firstNumberAt(line, (number) => figures.has(number));
       return shortenAround(line, Math.max(at, 0));
     }
     return undefined;
@@ -234,7 +257,10 @@ export class Quoter {
   private lines(source: Step): string[] {
     let found = this.linesOf.get(source.index);
     if (!found)
-      this.linesOf.set(source.index, (found = quotableLines(stepText(source), this.task)));
+      this.linesOf.set(
+        source.index,
+        (found = quotableLines(quotedText(stepText(source)), this.task)),
+      );
     return found;
   }
 
