@@ -21,7 +21,7 @@ import {
 } from '../format.js';
 import { mastCode } from '../mast.js';
 import type { Trace } from '../model.js';
-import { requireSteps } from './chat-messages.js';
+import { requireSteps } from '../chat-messages.js';
 
 const NAME = 'aegis';
 

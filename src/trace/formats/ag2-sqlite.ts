@@ -17,7 +17,7 @@ import {
 } from '../format.js';
 import { callsText } from '../step-text.js';
 import { sortKeyOfTime } from '../spans.js';
-import { requireSteps } from './chat-messages.js';
+import { requireSteps } from '../chat-messages.js';
 
 const NAME = 'ag2-sqlite';
 

@@ -23,7 +23,7 @@ import {
 } from '../format.js';
 import { callsText } from '../step-text.js';
 import type { RawInput } from '../read-input.js';
-import { draftStepsFromMessages, requireSteps } from './chat-messages.js';
+import { draftStepsFromMessages, requireSteps } from '../chat-messages.js';
 
 const NAME = 'autogen';
 

@@ -8,7 +8,7 @@ import { buildTrace } from '../build-trace.js';
 import { isObject, validate, type TraceFormat } from '../format.js';
 import { readLogprobs } from '../logprobs.js';
 import type { StepLogprobs } from '../model.js';
-import { requireSteps } from './chat-messages.js';
+import { requireSteps } from '../chat-messages.js';
 
 const NAME = 'canonical';
 

@@ -17,7 +17,7 @@ import {
   type TraceFormat,
 } from '../format.js';
 import type { RawInput } from '../read-input.js';
-import { requireSteps } from './chat-messages.js';
+import { requireSteps } from '../chat-messages.js';
 
 const NAME = 'crewai';
 

@@ -15,7 +15,7 @@ import {
   validate,
   type TraceFormat,
 } from '../format.js';
-import { requireSteps } from './chat-messages.js';
+import { requireSteps } from '../chat-messages.js';
 
 const NAME = 'magentic-one';
 

@@ -15,7 +15,7 @@ import {
   labelsFromMistakeFields,
   modesFromMastField,
   requireSteps,
-} from './chat-messages.js';
+} from '../chat-messages.js';
 
 const NAME = 'messages';
 

@@ -17,7 +17,7 @@ import {
 import { callsText } from '../step-text.js';
 import type { RawInput } from '../read-input.js';
 import { sortKeyOfTime, stepsFromSpans, setModelUsage, type NeutralSpan } from '../spans.js';
-import { requireSteps } from './chat-messages.js';
+import { requireSteps } from '../chat-messages.js';
 
 const NAME = 'openai-agents';
 

@@ -19,7 +19,7 @@ import {
   withQuestionStep,
   type NeutralSpan,
 } from '../spans.js';
-import { requireSteps } from './chat-messages.js';
+import { requireSteps } from '../chat-messages.js';
 
 const NAME = 'openinference';
 /** The attribute that marks an OpenInference span. */

@@ -20,7 +20,7 @@ import {
   withQuestionStep,
   type NeutralSpan,
 } from '../spans.js';
-import { requireSteps } from './chat-messages.js';
+import { requireSteps } from '../chat-messages.js';
 
 const NAME = 'otel';
 

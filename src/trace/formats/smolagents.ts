@@ -20,7 +20,7 @@ import {
 import type { RawInput } from '../read-input.js';
 import { isoOfMillis } from '../spans.js';
 import { callsText } from '../step-text.js';
-import { requireSteps } from './chat-messages.js';
+import { requireSteps } from '../chat-messages.js';
 
 const NAME = 'smolagents';
 

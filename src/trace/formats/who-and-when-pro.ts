@@ -42,7 +42,7 @@ import { MAST_MODES, mastCode } from '../mast.js';
 import type { StepRole, Trace, TraceLabels } from '../model.js';
 import type { RawInput } from '../read-input.js';
 import { callsText } from '../step-text.js';
-import { requireSteps } from './chat-messages.js';
+import { requireSteps } from '../chat-messages.js';
 
 const NAME = 'who-and-when-pro';
 

@@ -11,7 +11,7 @@ import {
   labelsFromMistakeFields,
   modesFromMastField,
   requireSteps,
-} from './chat-messages.js';
+} from '../chat-messages.js';
 
 const NAME = 'who-and-when';
 

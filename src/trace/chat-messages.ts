@@ -3,12 +3,12 @@
  * Who&When, the original tool's `history`/`conversation` files and AG2 group chats.
  */
 import { z } from 'zod';
-import { TraceFormatError } from '../../errors.js';
-import type { DraftStep } from '../build-trace.js';
-import { argumentsText, itemPosition, textOf, validate } from '../format.js';
-import { readLogprobs } from '../logprobs.js';
-import { callsText } from '../step-text.js';
-import type { StepRole, TraceLabels } from '../model.js';
+import { TraceFormatError } from '../errors.js';
+import type { DraftStep } from './build-trace.js';
+import { argumentsText, itemPosition, textOf, validate } from './format.js';
+import { readLogprobs } from './logprobs.js';
+import { callsText } from './step-text.js';
+import type { StepRole, TraceLabels } from './model.js';
 
 const toolCallSchema = z.object({
   id: z.string().nullish(),
