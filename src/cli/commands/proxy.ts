@@ -19,10 +19,46 @@ interface ProxyFlags {
   token?: string;
   store: boolean;
   quiet?: boolean;
+  inject?: string;
+  manipulator?: string;
+  manipulatorBaseUrl?: string;
+  temperature: string;
 }
 
 /** Where runs are written by default. */
 export const defaultRunsFolder = () => join(faultlineHome(), 'runs');
+
+/** The injector of --inject, with its manipulator when --manipulator names one. */
+async function injectorOf(flags: ProxyFlags) {
+  const [{ loadPlan }, { operatorCatalog, MANIPULATOR }, { PlanInjector }, { Manipulator }] =
+    await Promise.all([
+      import('../../recording/inject/plan.js'),
+      import('../../recording/inject/operators.js'),
+      import('../../recording/inject/injector.js'),
+      import('../../recording/inject/manipulator.js'),
+    ]);
+  const plan = loadPlan(flags.inject!, operatorCatalog);
+  if (plan.targets.some((target) => target.operator === MANIPULATOR) && !flags.manipulator)
+    throw new UserError(
+      `${flags.inject}: a target uses the manipulator: name its model with --manipulator provider:model`,
+    );
+  const temperature = nonNegativeNumber(flags.temperature, '--temperature');
+  const log = (line: string) => process.stderr.write(`faultline proxy: ${line}\n`);
+  return new PlanInjector({
+    plan,
+    ...(flags.manipulator
+      ? {
+          manipulator: new Manipulator({
+            model: flags.manipulator,
+            ...(flags.manipulatorBaseUrl ? { baseUrl: flags.manipulatorBaseUrl } : {}),
+            temperature,
+            log,
+          }),
+        }
+      : {}),
+    log,
+  });
+}
 
 export function registerProxy(program: Command, exit: (code: number) => void): void {
   program
@@ -51,6 +87,13 @@ export function registerProxy(program: Command, exit: (code: number) => void): v
     )
     .option('--no-store', 'do not store runs in the database the page reads')
     .option('-q, --quiet', 'no line per call on standard error')
+    .option(
+      '--inject <plan>',
+      'inject faults: a plan file (or inline JSON) of targets {agent, occurrence, mode, operator}',
+    )
+    .option('--manipulator <provider:model>', 'the model that writes manipulator corruptions')
+    .option('--manipulator-base-url <url>', "the manipulator's endpoint")
+    .option('--temperature <t>', "the manipulator's temperature", '0.7')
     .addHelpText(
       'after',
       `
@@ -91,12 +134,15 @@ Examples:
         store = new RunStore(db);
         close = () => db.close();
       }
-      const recorder = new Recorder({
+      const injector = flags.inject ? await injectorOf(flags) : undefined;
+      const recorder: InstanceType<typeof Recorder> = new Recorder({
         folder,
         ...(store ? { store } : {}),
         run: { upstream: shownUpstream(upstream) },
+        ...(injector ? { decorate: (trace) => injector.decorate(trace) } : {}),
         log: (line) => process.stderr.write(`faultline proxy: ${line}\n`),
       });
+      injector?.readRunsFrom(recorder);
       const token = serverToken(flags.token);
       const proxy = await startProxy({
         upstream: flags.upstream,
@@ -106,6 +152,7 @@ Examples:
         port,
         runGapMs,
         ...(token ? { token } : {}),
+        ...(injector ? { injector } : {}),
         log,
       });
       process.stderr.write(

@@ -92,7 +92,16 @@ const content = (reply: ReplyView): ReplyContent => ({
 export class PlanInjector implements Injector {
   private readonly runs = new Map<string, InjectionRecord[]>();
 
-  constructor(private readonly options: InjectorOptions) {}
+  private readonly options: InjectorOptions;
+
+  constructor(options: InjectorOptions) {
+    this.options = { ...options };
+  }
+
+  /** Reads the runs so far from a recorder (operators that copy an earlier answer need them). */
+  readRunsFrom(recorder: { run(id: string): Promise<{ toTrace(): Trace }> }): void {
+    this.options.runSoFar = async (run) => (await recorder.run(run)).toTrace();
+  }
 
   /** What was injected into a run so far. */
   recordsOf(run: string): InjectionRecord[] {
