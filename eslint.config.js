@@ -24,6 +24,8 @@ const LAYERS = [
     above: ['eval', 'cli', 'server'],
     allow: ['**/server/auth.js'],
   },
+  // Live ingest (OTLP spans into runs) builds on trace and store; the server wires it.
+  { files: ['src/live/**/*.ts'], above: ['eval', 'cli', 'server'] },
   {
     files: ['src/errors.ts', 'src/config.ts'],
     above: ['trace', 'llm', 'attribution', 'eval', 'store', 'recording', 'cli', 'server'],

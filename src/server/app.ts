@@ -1,6 +1,6 @@
 /**
- * The web application: access guard, security headers, upload limit, the API under /api, and the
- * built page. Tested in-process with `app.request()`.
+ * The web application: access guard, security headers, upload limit, the API under /api, the OTLP
+ * receiver on /v1/traces, and the built page. Tested in-process with `app.request()`.
  */
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
@@ -12,7 +12,10 @@ import type { Repository } from '../store/repository.js';
 import { accessGuard, type HostRule } from './auth.js';
 import { errorResponse } from './http-errors.js';
 import { JobPool } from './job-pool.js';
+import { createLiveIngest } from './live.js';
+import { otlpRoutes } from './otlp-routes.js';
 import { apiRoutes } from './routes.js';
+import type { LiveIngest } from '../live/ingest.js';
 
 /** Where `npm run build` puts the page: dist/web at the package root. */
 export const DEFAULT_WEB_ROOT = fileURLToPath(new URL('../../dist/web', import.meta.url));
@@ -26,6 +29,8 @@ export interface AppOptions extends HostRule {
   jobs?: JobPool;
   /** The model endpoint the server was launched with (`--base-url`). */
   baseUrl?: string;
+  /** Receives OTLP spans on /v1/traces (default: one storing through `jobs`). */
+  live?: LiveIngest;
   /** Largest upload, in bytes (default 64 MB). */
   maxUploadBytes?: number;
   webRoot?: string;
@@ -100,6 +105,7 @@ export function createApp(options: AppOptions): Hono {
     }),
   );
   const jobs = options.jobs ?? new JobPool({ repository: options.repository, log });
+  app.route('/', otlpRoutes(options.live ?? createLiveIngest(jobs, log)));
   app.route(
     '/api',
     apiRoutes(options.repository, {

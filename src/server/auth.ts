@@ -78,6 +78,12 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** Body types a state-changing request may carry: none that a page can send without a preflight. */
 const ACCEPTED_BODY_TYPES = new Set(['application/json', 'application/octet-stream']);
 
+/**
+ * Paths that also take protobuf: OTLP/HTTP exporters send `application/x-protobuf`, which a page
+ * cannot send cross-site without a preflight either.
+ */
+const PROTOBUF_PATHS = new Set(['/v1/traces']);
+
 /** True when the request declares a body: a length above zero, or a chunked one. */
 function declaresBody(request: Request): boolean {
   const length = request.headers.get('content-length');
@@ -112,11 +118,13 @@ export function crossSiteProblem(request: Request): string | undefined {
 
 /**
  * Why a state-changing request's body type is refused, or undefined when it is accepted: JSON or
- * octet-stream, or no content type on a request without a body.
+ * octet-stream (protobuf on /v1/traces), or no content type on a request without a body.
  */
 export function bodyTypeProblem(request: Request): string | undefined {
   const type = (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
   if (ACCEPTED_BODY_TYPES.has(type) || (type === '' && !declaresBody(request))) return undefined;
+  if (type === 'application/x-protobuf' && PROTOBUF_PATHS.has(new URL(request.url).pathname))
+    return undefined;
   return `send the body as application/json (a trace file may also be application/octet-stream), not ${type || 'without a content type'}`;
 }
 

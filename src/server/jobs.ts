@@ -1,5 +1,6 @@
 /**
- * The server's heavy work as jobs: importing an upload and analysing a stored trace. A job reads
+ * The server's heavy work as jobs: importing an upload, analysing a stored trace, and storing a run
+ * received as spans (src/live/). A job reads
  * and writes the database itself and returns only the small answer, so it can run in a worker
  * thread (job-pool.ts) without a large trace ever crossing to the thread that answers requests.
  */
@@ -9,6 +10,8 @@ import { getMethod } from '../attribution/registry.js';
 import type { Repository } from '../store/repository.js';
 import { importTraceBytes } from '../trace/load.js';
 import { diffTraces } from '../attribution/diverge/diff.js';
+import { storeLiveRun, type StoredLiveRun } from '../live/store-run.js';
+import type { OtlpDocument } from '../live/span-buffer.js';
 import type { AnalysisResponse, DiffResponse, UploadResponse } from './api-types.js';
 import { labelMatch } from './label-match.js';
 
@@ -28,13 +31,15 @@ export interface AnalysisJobRequest {
 export type Job =
   | { kind: 'import'; bytes: Uint8Array; name: string; format?: string }
   | { kind: 'analyse'; traceId: string; request: AnalysisJobRequest }
-  | { kind: 'diff'; failedId: string; passedId: string };
+  | { kind: 'diff'; failedId: string; passedId: string }
+  | { kind: 'live-run'; traceId: string; document: OtlpDocument; failed: boolean };
 
 /** What each kind of job answers. */
 export interface JobResults {
   import: UploadResponse;
   analyse: AnalysisResponse;
   diff: DiffResponse;
+  'live-run': StoredLiveRun;
 }
 
 /** Imports a file's bytes and stores every trace in it. */
@@ -113,5 +118,7 @@ export async function runJob(repository: Repository, job: Job): Promise<JobResul
       return analyse(repository, job);
     case 'diff':
       return diff(repository, job);
+    case 'live-run':
+      return storeLiveRun(repository.runs, job);
   }
 }

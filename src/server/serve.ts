@@ -11,6 +11,8 @@ import { Repository } from '../store/repository.js';
 import { createApp } from './app.js';
 import { isLoopback, isWildcard } from './auth.js';
 import { JobPool } from './job-pool.js';
+import { createLiveIngest, type LiveSettings } from './live.js';
+import { otlpApp } from './otlp-routes.js';
 import { clearState, logFile, writeState, type ServerState } from './state.js';
 
 /** Settings of a server start. */
@@ -27,7 +29,42 @@ export interface ServeOptions {
   workers?: number;
   /** Also print log lines to stdout (foreground runs). */
   echo?: boolean;
+  /** A second port that takes only OTLP spans on /v1/traces (4318 by convention; default none). */
+  otlpPort?: number;
+  /** Live ingest: quiet period, timeouts, caps, an LLM method for failed runs. */
+  live?: LiveSettings;
 }
+
+/** Listens on host:port; a port in use or not allowed is a UserError saying what to do. */
+function listen(
+  fetch: (request: Request) => Response | Promise<Response>,
+  host: string,
+  port: number,
+  flag: string,
+): Promise<ServerType> {
+  return new Promise<ServerType>((resolve, reject) => {
+    const instance = serve({ fetch, hostname: host, port });
+    instance.once('listening', () => resolve(instance));
+    instance.once('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EADDRINUSE')
+        reject(
+          new UserError(
+            `port ${port} on ${host} is already in use: choose another with ${flag}, or stop what holds it`,
+          ),
+        );
+      else if (error.code === 'EACCES')
+        reject(
+          new UserError(`no permission to listen on ${host}:${port}: choose a port above 1024`),
+        );
+      else reject(error);
+    });
+  });
+}
+
+const portOf = (server: ServerType, fallback: number) => {
+  const address = server.address();
+  return typeof address === 'object' && address ? address.port : fallback;
+};
 
 /** Starts listening; resolves once the port is bound, with a function that stops everything. */
 export async function startServer(
@@ -55,8 +92,19 @@ export async function startServer(
     log,
     ...(options.workers !== undefined ? { workers: options.workers } : {}),
   });
+  const live = createLiveIngest(jobs, log, {
+    ...options.live,
+    ...(options.live?.llm
+      ? {
+          llm: {
+            ...options.live.llm,
+            ...(options.baseUrl && !options.live.llm.baseUrl ? { baseUrl: options.baseUrl } : {}),
+          },
+        }
+      : {}),
+  });
   // The port is known once the socket is bound (port 0 picks one); the host check reads it then.
-  const bound: { port?: number } = {};
+  const bound: { port?: number; otlpPort?: number } = {};
   // Token mode accepts the bound address and the named public hosts; bound to every interface with
   // none named, any host (the token is then the only guard, and the log says so).
   const publicHosts = [
@@ -74,44 +122,59 @@ export async function startServer(
     publicHosts,
     anyHost,
     ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
+    live,
     log,
     logRequests: true,
   });
 
-  const server = await new Promise<ServerType>((resolve, reject) => {
-    const instance = serve({ fetch: app.fetch, hostname: options.host, port: options.port });
-    instance.once('listening', () => resolve(instance));
-    instance.once('error', (error: NodeJS.ErrnoException) => {
-      void jobs.close();
-      db.close();
-      if (error.code === 'EADDRINUSE')
-        reject(
-          new UserError(
-            `port ${options.port} on ${options.host} is already in use: choose another with --port, or stop what holds it`,
-          ),
-        );
-      else if (error.code === 'EACCES')
-        reject(
-          new UserError(
-            `no permission to listen on ${options.host}:${options.port}: choose a port above 1024`,
-          ),
-        );
-      else reject(error);
-    });
-  });
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : options.port;
+  let server: ServerType;
+  let otlpServer: ServerType | undefined;
+  try {
+    server = await listen(app.fetch, options.host, options.port, '--port');
+    if (options.otlpPort !== undefined) {
+      const receiver = otlpApp(
+        live,
+        {
+          ...(options.token ? { token: options.token } : {}),
+          port: () => bound.otlpPort,
+          publicHosts,
+          anyHost,
+        },
+        log,
+      );
+      otlpServer = await listen(
+        receiver.fetch,
+        options.host,
+        options.otlpPort,
+        '--otlp-port',
+      ).catch((error: unknown) => {
+        server.close();
+        throw error;
+      });
+    }
+  } catch (error) {
+    await live.close();
+    await jobs.close();
+    db.close();
+    throw error;
+  }
+  const port = portOf(server, options.port);
   bound.port = port;
+  if (otlpServer) bound.otlpPort = portOf(otlpServer, options.otlpPort!);
   const displayHost = options.host.includes(':') ? `[${options.host}]` : options.host;
   const state: ServerState = {
     pid: process.pid,
     host: options.host,
     port,
     url: `http://${displayHost}:${port}/`,
+    ...(bound.otlpPort !== undefined
+      ? { otlpUrl: `http://${displayHost}:${bound.otlpPort}/v1/traces` }
+      : {}),
     startedAt: new Date().toISOString(),
   };
   writeState(options.home, state);
   log(`listening on ${state.url} (pid ${process.pid}, database ${databaseFile})`);
+  log(`OTLP spans: POST ${state.url}v1/traces${state.otlpUrl ? ` and ${state.otlpUrl}` : ''}`);
   if (anyHost)
     log(
       'any Host header is accepted (bound to every interface in token mode): name the address the page is opened at with --public-host to refuse others',
@@ -121,10 +184,15 @@ export async function startServer(
   const stop = async () => {
     if (stopped) return;
     stopped = true;
-    const closing = new Promise<void>((resolve) => server.close(() => resolve()));
-    // Idle keep-alive connections would hold close() open.
-    if ('closeAllConnections' in server) server.closeAllConnections();
-    await closing;
+    const closing = [server, ...(otlpServer ? [otlpServer] : [])].map((listener) => {
+      const closed = new Promise<void>((resolve) => listener.close(() => resolve()));
+      // Idle keep-alive connections would hold close() open.
+      if ('closeAllConnections' in listener) listener.closeAllConnections();
+      return closed;
+    });
+    await Promise.all(closing);
+    // Runs still waiting for their quiet period are stored before the database closes.
+    await live.close({ flush: true });
     await jobs.close();
     db.close();
     clearState(options.home, process.pid);

@@ -11,6 +11,8 @@ export interface ServerState {
   host: string;
   port: number;
   url: string;
+  /** Where the second listener takes OTLP spans (`--otlp-port`), when there is one. */
+  otlpUrl?: string;
   startedAt: string;
 }
 
