@@ -1,0 +1,161 @@
+/**
+ * `faultline launch [--daemon]`: the web page and API on 127.0.0.1:8500 by default, with state
+ * in FAULTLINE_HOME; with --daemon, a detached copy of this command that logs to the home's log.
+ */
+import { spawn } from 'node:child_process';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { Command } from 'commander';
+import { ENVIRONMENT, faultlineHome, isDaemonChild, serverToken } from '../../config.js';
+import { UserError } from '../../errors.js';
+import { isAlive, liveState, logFile } from '../../server/state.js';
+
+interface LaunchFlags {
+  port: string;
+  host: string;
+  daemon?: boolean;
+  token?: string;
+  publicHost?: string[];
+  baseUrl?: string;
+}
+
+/** The command being run (dist/cli/index.js, or src/cli/index.ts under tsx with its loader in execArgv). */
+const cliEntry = () => process.argv[1] ?? fileURLToPath(new URL('../index.js', import.meta.url));
+
+const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds));
+
+function portOf(value: string): number {
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535)
+    throw new UserError(`--port must be a number from 0 to 65535, got "${value}"`);
+  return port;
+}
+
+/** Registers `faultline launch`. */
+export function registerLaunch(program: Command, exit: (code: number) => void): void {
+  program
+    .command('launch')
+    .description('start the web page and API (default http://127.0.0.1:8500)')
+    .option('-p, --port <port>', 'port to listen on', '8500')
+    .option(
+      '--host <address>',
+      'address to bind; anything but loopback requires --token',
+      '127.0.0.1',
+    )
+    .option('-d, --daemon', 'run in the background; see `faultline status`, `logs`, `stop`')
+    .option('--token <token>', 'require this token on every request (or set FAULTLINE_TOKEN)')
+    .option(
+      '--public-host <name...>',
+      'with --token: the host names the page is opened at (others are refused)',
+    )
+    .option(
+      '--base-url <url>',
+      "the model endpoint for LLM methods; the server's API keys go only there and to the built-in providers",
+    )
+    .addHelpText(
+      'after',
+      '\nExamples:\n  faultline launch\n  faultline launch --daemon --port 8600\n  FAULTLINE_TOKEN=s3cret faultline launch --host 0.0.0.0 --public-host faultline.lan\n  faultline launch --base-url http://127.0.0.1:8000/v1',
+    )
+    .action(async (flags: LaunchFlags) => {
+      const home = faultlineHome();
+      const port = portOf(flags.port);
+      const token = serverToken(flags.token);
+      const { state: running } = liveState(home);
+      if (running) {
+        process.stderr.write(
+          `faultline is already running at ${running.url} (pid ${running.pid}); stop it with \`faultline stop\`\n`,
+        );
+        exit(1);
+        return;
+      }
+      if (flags.daemon) await launchDaemon(home, port, token, flags);
+      else await serveForeground(home, port, token, flags);
+      exit(0);
+    });
+}
+
+/** Starts a detached copy of `launch` and waits (10 s at most) until it has written its state. */
+async function launchDaemon(
+  home: string,
+  port: number,
+  token: string | undefined,
+  flags: LaunchFlags,
+): Promise<void> {
+  mkdirSync(home, { recursive: true });
+  const logDescriptor = openSync(logFile(home), 'a');
+  // The token travels in the environment, not the command line, so `ps` does not show it.
+  const child = spawn(
+    process.execPath,
+    [
+      ...process.execArgv,
+      cliEntry(),
+      'launch',
+      '--port',
+      String(port),
+      '--host',
+      flags.host,
+      ...(flags.publicHost?.length ? ['--public-host', ...flags.publicHost] : []),
+      ...(flags.baseUrl ? ['--base-url', flags.baseUrl] : []),
+    ],
+    {
+      detached: true,
+      stdio: ['ignore', logDescriptor, logDescriptor],
+      env: {
+        ...process.env,
+        [ENVIRONMENT.home]: home,
+        [ENVIRONMENT.daemonChild]: '1',
+        ...(token ? { [ENVIRONMENT.token]: token } : {}),
+      },
+    },
+  );
+  child.unref();
+  closeSync(logDescriptor);
+  for (let attempt = 0; attempt < 100; attempt += 1) {
+    await sleep(100);
+    const { state } = liveState(home);
+    if (state && state.pid === child.pid) {
+      process.stdout.write(
+        `faultline is running at ${state.url} (pid ${state.pid}); logs: ${logFile(home)}\n`,
+      );
+      return;
+    }
+    if (child.exitCode !== null || (child.pid !== undefined && !isAlive(child.pid))) break;
+  }
+  const tail = existsSync(logFile(home))
+    ? readFileSync(logFile(home), 'utf8').trim().split('\n').slice(-3).join('\n')
+    : '';
+  throw new UserError(`the server did not start${tail ? `; last log lines:\n${tail}` : ''}`);
+}
+
+/** Serves in this process until SIGINT or SIGTERM. */
+async function serveForeground(
+  home: string,
+  port: number,
+  token: string | undefined,
+  flags: LaunchFlags,
+): Promise<void> {
+  // A daemon's stdout is the log file already: it logs there once, not twice.
+  const daemonChild = isDaemonChild();
+  // Loaded here: the web stack is not needed by any other command.
+  const { startServer } = await import('../../server/serve.js');
+  const { state, stop } = await startServer({
+    home,
+    host: flags.host,
+    port,
+    echo: !daemonChild,
+    ...(token ? { token } : {}),
+    ...(flags.publicHost?.length ? { publicHosts: flags.publicHost } : {}),
+    ...(flags.baseUrl ? { baseUrl: flags.baseUrl } : {}),
+  });
+  if (!daemonChild)
+    process.stdout.write(
+      `faultline is running at ${state.url}${token ? '?token=…' : ''} (Ctrl-C to stop)\n`,
+    );
+  await new Promise<void>((resolve) => {
+    const shutdown = () => {
+      void stop().then(resolve);
+    };
+    process.once('SIGINT', shutdown);
+    process.once('SIGTERM', shutdown);
+  });
+}
