@@ -18,6 +18,7 @@ import { DEFAULT_WEB_ROOT } from '../src/server/app.js';
 import { startServer } from '../src/server/serve.js';
 import { browserUnavailable, launchBrowser } from '../test/browser.js';
 import { generateTrace } from './generate-trace.js';
+import { measureLargeStep } from './large-step.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DATA = join(ROOT, '../shared/datasets/who-and-when');
@@ -202,6 +203,15 @@ record(
   largeRuns.map((run) => run.maxRssMb),
   'MB',
   1536,
+);
+
+// A 200 MB trace whose one step holds nearly all of it: peak memory of `faultline attribute`.
+const largeStep = await measureLargeStep(200, 3);
+record(
+  `peak resident memory, attribute a ${(largeStep.bytes / 1e6).toFixed(0)} MB one-step trace`,
+  largeStep.runs.map((run) => run.maxRssMb),
+  'MB',
+  1024,
 );
 
 // Child benchmarks, each in a process of its own so its figures are its own: the server under load
