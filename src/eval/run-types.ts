@@ -1,0 +1,66 @@
+/** The options, progress and run information of an evaluation (run-eval.ts). */
+import type { LlmOptions } from '../attribution/llm/catalog.js';
+import type { FoldPlan } from '../attribution/offline/train/folds.js';
+import type { Trace } from '../trace/model.js';
+import type { EvalRecord, ResultStore } from './result-store.js';
+import type { ProgressCounter } from './run-progress.js';
+
+/** Progress after each trace. */
+export interface EvalProgress {
+  method: string;
+  useGroundTruth: boolean;
+  done: number;
+  total: number;
+  agentAccuracy: number;
+  stepAccuracy: number;
+  costUsd: number;
+  resumed: number;
+}
+
+/** What to evaluate. */
+export interface EvalOptions {
+  methods: string[];
+  groundTruthSettings: boolean[];
+  /** Offline model file (the shipped one by default). */
+  modelPath?: string;
+  /** Keep the offline model's training traces in its evaluation. */
+  includeTrain?: boolean;
+  /** Model and call settings for LLM methods. */
+  llm?: LlmOptions;
+  /** Traces evaluated at once by LLM methods (default 1). */
+  concurrency?: number;
+  /** Folds and seeds of `offline-cv` and of the learned baselines (default: DEFAULT_FOLD_PLAN). */
+  plan?: FoldPlan;
+  onProgress?: (progress: EvalProgress) => void;
+}
+
+/** What a run did besides its records. */
+export interface EvalRunInfo {
+  /** Traces left out of the `offline` method because the model was trained on them. */
+  excludedTrainingTraces: number;
+  includeTrain: boolean;
+  /** Traces without usable labels, skipped. */
+  unlabelled: number;
+  /** Folds and seeds of cross-validated records and of the learned baselines. */
+  plan: FoldPlan;
+}
+
+/** A trace to evaluate and its content key. */
+export interface SelectedTrace {
+  trace: Trace;
+  key: string;
+}
+
+/** One method and setting being evaluated. */
+export interface MethodRun {
+  methodName: string;
+  /** The name its records are stored under (see methodKey). */
+  method: string;
+  useGroundTruth: boolean;
+  settings: string | undefined;
+  selected: SelectedTrace[];
+  store: ResultStore;
+  counter: ProgressCounter;
+  /** The run's records, where resumed tolerant readings are added beside the counted ones. */
+  records: EvalRecord[];
+}
