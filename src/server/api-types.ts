@@ -5,8 +5,10 @@
  */
 import type { SummaryRow } from '../eval/summary-row.js';
 import type {
+  AgentBlame,
   AnalysisRecord,
   EvaluationSummaryRecord,
+  RunRecord,
   HistoryEntry,
   TraceSummary,
 } from '../store/records.js';
@@ -60,9 +62,13 @@ export interface UploadedTrace extends TraceSummary {
   labels: TraceLabels | null;
 }
 
-/** `POST /api/traces`. */
+/**
+ * `POST /api/traces`: the traces stored, and the lines of a JSON Lines file that could not be read
+ * (each message names the file and line; the file's other lines are stored).
+ */
 export interface UploadResponse {
   traces: UploadedTrace[];
+  skipped: string[];
 }
 
 /** One History row: whether the latest verdict matches the label (null without either). */
@@ -141,3 +147,15 @@ export interface EvaluationResponse extends PageInfo {
 export interface DiffResponse {
   diff: TraceDiff;
 }
+
+/** `GET /api/runs?limit&offset`: runs recorded by the proxy or received as spans, newest first. */
+export interface RunsResponse extends PageInfo {
+  runs: RunRecord[];
+}
+
+/** `GET /api/runs/blame`: per agent, failed runs blamed on it in the last 7 days and the 7 before. */
+export interface BlameResponse {
+  agents: AgentBlame[];
+}
+
+export type { AgentBlame, RunRecord, RunVerdict } from '../store/records.js';

@@ -1,5 +1,6 @@
 /**
- * Recorded runs (`faultline proxy`): list them, and say how one ended
+ * Runs, recorded by `faultline proxy` or received as OpenTelemetry spans: list them (with each
+ * one's latest verdict), count the agents blamed this week and last, and say how one ended
  * (`POST /api/runs/:id/outcome` with `{"outcome": "failed" | "passed"}`), which for a failure also
  * attributes it at once (unless `"attribute": false`). Mounted under /api/runs; the server's access
  * guard applies as to every route.
@@ -26,6 +27,9 @@ export function runRoutes(repository: Repository): Hono {
     const { items, ...page } = runs.list(pageOf(context));
     return context.json({ runs: items, ...page });
   });
+
+  // Which agent is blamed most for failed runs, this week against last.
+  api.get('/blame', (context) => context.json({ agents: runs.blameByAgent() }));
 
   api.get('/:id', (context) => {
     const run = runs.get(context.req.param('id'));

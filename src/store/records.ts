@@ -3,7 +3,7 @@
  * the page can share them (src/server/api-types.ts).
  */
 import type { Attribution } from '../attribution/method.js';
-import type { TraceLabels } from '../trace/model.js';
+import type { TraceLabels, TraceOutcome } from '../trace/model.js';
 
 /** A stored trace, without its body. */
 export interface TraceSummary {
@@ -52,4 +52,40 @@ export interface HistoryEntry extends TraceSummary {
     agent: string | null;
     step: number | null;
   } | null;
+}
+
+/** The latest analysis of a run, as the Runs view shows it. */
+export interface RunVerdict {
+  analysisId: string;
+  method: string;
+  agent: string | null;
+  step: number | null;
+  /** MAST modes the analysis named, by code (`2.6`). */
+  modes: string[];
+  createdAt: string;
+}
+
+/** How often an agent was blamed for failed runs, this week against the week before. */
+export interface AgentBlame {
+  agent: string;
+  thisWeek: number;
+  lastWeek: number;
+}
+
+/** A stored recorded run. */
+export interface RunRecord {
+  runId: string;
+  /** The trace's id in the store (what the page's addresses use). */
+  traceId: string;
+  /** The file the proxy writes the run to, when it writes one. */
+  file: string | null;
+  outcome: TraceOutcome;
+  steps: number;
+  /** The trace's name and format (`otel`, `openinference`… for spans; the proxy's own otherwise). */
+  name: string;
+  format: string;
+  /** The latest analysis, when the run has one. */
+  verdict: RunVerdict | null;
+  createdAt: string;
+  updatedAt: string;
 }

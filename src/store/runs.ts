@@ -9,19 +9,9 @@ import { traceHash } from '../trace/hash.js';
 import type { Trace, TraceOutcome } from '../trace/model.js';
 import type { Db } from './database.js';
 import { pageBounds, type Page, type Paged } from './paging.js';
+import type { AgentBlame, RunRecord, RunVerdict } from './records.js';
 
-/** A stored recorded run. */
-export interface RunRecord {
-  runId: string;
-  /** The trace's id in the store (what the page's addresses use). */
-  traceId: string;
-  /** The file the proxy writes the run to, when it writes one. */
-  file: string | null;
-  outcome: TraceOutcome;
-  steps: number;
-  createdAt: string;
-  updatedAt: string;
-}
+export type { AgentBlame, RunRecord, RunVerdict } from './records.js';
 
 interface RunRow {
   run_id: string;
@@ -29,8 +19,32 @@ interface RunRow {
   file: string | null;
   outcome: string;
   steps: number;
+  name: string;
+  format: string;
   created_at: string;
   updated_at: string;
+  analysis_id: string | null;
+  analysis_method: string | null;
+  analysis_result: string | null;
+  analysis_created: string | null;
+}
+
+/** The fields of a stored analysis the list reads. */
+function verdictOf(row: RunRow): RunVerdict | null {
+  if (!row.analysis_id || !row.analysis_result) return null;
+  const result = JSON.parse(row.analysis_result) as {
+    agent?: string | null;
+    step?: number | null;
+    modes?: { code: string }[];
+  };
+  return {
+    analysisId: row.analysis_id,
+    method: row.analysis_method ?? '',
+    agent: result.agent ?? null,
+    step: result.step ?? null,
+    modes: (result.modes ?? []).map((mode) => mode.code),
+    createdAt: row.analysis_created ?? '',
+  };
 }
 
 const OUTCOMES = new Set<TraceOutcome>(['success', 'failure', 'unknown']);
@@ -41,13 +55,23 @@ const toRecord = (row: RunRow): RunRecord => ({
   file: row.file,
   outcome: OUTCOMES.has(row.outcome as TraceOutcome) ? (row.outcome as TraceOutcome) : 'unknown',
   steps: row.steps,
+  name: row.name,
+  format: row.format,
+  verdict: verdictOf(row),
   createdAt: row.created_at,
   updatedAt: row.updated_at,
 });
 
 const SELECT = `SELECT runs.run_id, runs.trace_id, runs.file, runs.outcome, runs.created_at,
-                       runs.updated_at, traces.steps
-                  FROM runs JOIN traces ON traces.id = runs.trace_id`;
+                       runs.updated_at, traces.steps, traces.name, traces.format,
+                       latest.id AS analysis_id, latest.method AS analysis_method,
+                       latest.result_json AS analysis_result, latest.created_at AS analysis_created
+                  FROM runs JOIN traces ON traces.id = runs.trace_id
+                  LEFT JOIN analyses AS latest ON latest.id = (
+                    SELECT id FROM analyses WHERE trace_id = runs.trace_id
+                     ORDER BY created_at DESC LIMIT 1)`;
+
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** Typed access to recorded runs. */
 export class RunStore {
@@ -130,6 +154,35 @@ export class RunStore {
         .run(outcome, run.traceId);
     })();
     return this.get(run.runId);
+  }
+
+  /**
+   * Per agent, how many failed runs' latest analyses blamed it in the last 7 days and in the 7
+   * before (by when the analysis was made), most blamed this week first.
+   */
+  blameByAgent(now = new Date()): AgentBlame[] {
+    const thisWeek = new Date(now.getTime() - 7 * DAY_MS).toISOString();
+    const lastWeek = new Date(now.getTime() - 14 * DAY_MS).toISOString();
+    const rows = this.db
+      .prepare(
+        `WITH blamed AS (
+           SELECT json_extract(latest.result_json, '$.agent') AS agent, latest.created_at
+             FROM runs
+             JOIN analyses AS latest ON latest.id = (
+               SELECT id FROM analyses WHERE trace_id = runs.trace_id
+                ORDER BY created_at DESC LIMIT 1)
+            WHERE runs.outcome = 'failure' AND latest.created_at >= @lastWeek)
+         SELECT agent, sum(created_at >= @thisWeek) AS this_week,
+                sum(created_at < @thisWeek) AS last_week
+           FROM blamed WHERE agent IS NOT NULL
+          GROUP BY agent ORDER BY this_week DESC, last_week DESC, agent LIMIT 50`,
+      )
+      .all({ thisWeek, lastWeek }) as { agent: string; this_week: number; last_week: number }[];
+    return rows.map((row) => ({
+      agent: row.agent,
+      thisWeek: row.this_week,
+      lastWeek: row.last_week,
+    }));
   }
 
   /** One page of recorded runs, most recently changed first, and how many there are. */

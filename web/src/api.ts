@@ -5,6 +5,7 @@
 import type {
   AnalysesResponse,
   AnalysisResponse,
+  BlameResponse,
   DiffResponse,
   ErrorResponse,
   EvaluationResponse,
@@ -12,12 +13,17 @@ import type {
   EvaluationsResponse,
   ExamplesResponse,
   MethodsResponse,
+  RunsResponse,
   TraceResponse,
   TracesResponse,
   UploadResponse,
 } from '../../src/server/api-types.js';
 
 export type {
+  AgentBlame,
+  BlameResponse,
+  RunRecord,
+  RunsResponse,
   AlignedPair,
   Analysis,
   DiffResponse,
@@ -79,6 +85,9 @@ export const api = {
   analysesOf: (traceId: string) =>
     call<AnalysesResponse>(`/api/analyses${query({ trace: traceId, limit: 500 })}`),
   examples: () => call<ExamplesResponse>('/api/examples'),
+  runs: (page: { offset?: number; limit?: number } = {}) =>
+    call<RunsResponse>(`/api/runs${query(page)}`),
+  blame: () => call<BlameResponse>('/api/runs/blame'),
   diff: (failed: string, passed: string) =>
     call<DiffResponse>(`/api/diff${query({ failed, passed })}`),
   loadExample: (name: string) =>

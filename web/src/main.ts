@@ -17,6 +17,7 @@ import { element } from './dom.js';
 import { renderEvaluations } from './evaluations.js';
 import { evidenceLines, rangesOf, setHighlight } from './highlights.js';
 import { renderHistory } from './history.js';
+import { renderRuns } from './runs.js';
 import { renderTimeline, type TimelineMark, type TimelineView } from './timeline.js';
 import { renderVerdict } from './verdict.js';
 import { forPage } from './wording.js';
@@ -67,6 +68,7 @@ function say(text: string, kind: 'info' | 'error' = 'info'): void {
 type Route =
   | { tab: 'analyse'; traceId?: string; analysisId?: string }
   | { tab: 'history' }
+  | { tab: 'runs' }
   | { tab: 'evaluations'; id?: string }
   | { tab: 'diff'; failed: string; passed: string };
 
@@ -84,6 +86,7 @@ function parseRoute(path: string): Route {
   if (first === 'traces' && second) return { tab: 'analyse', traceId: second };
   if (first === 'analyses' && second) return { tab: 'analyse', analysisId: second };
   if (first === 'history') return { tab: 'history' };
+  if (first === 'runs') return { tab: 'runs' };
   if (first === 'evaluations')
     return second ? { tab: 'evaluations', id: second } : { tab: 'evaluations' };
   return { tab: 'analyse' };
@@ -113,6 +116,12 @@ async function show(route: Route): Promise<void> {
   switchTab(route.tab);
   try {
     if (route.tab === 'history') return await showHistory();
+    if (route.tab === 'runs')
+      return await renderRuns(byId('runs'), {
+        navigate: (path) => void navigate(path),
+        load: (page) => api.runs(page),
+        blame: () => api.blame(),
+      });
     if (route.tab === 'evaluations') return await showEvaluations(route.id);
     if (route.tab === 'diff') return await showDiff(route.failed, route.passed);
     if (route.analysisId) {
@@ -328,8 +337,9 @@ async function uploadAll(files: { body: string | Blob; name: string }[]): Promis
   const failed: string[] = [];
   for (const file of files) {
     try {
-      const { traces } = await api.upload(file.body, file.name, formatSelect.value);
+      const { traces, skipped } = await api.upload(file.body, file.name, formatSelect.value);
       loaded.push(...traces);
+      failed.push(...skipped);
     } catch (error) {
       failed.push(message(error));
     }
