@@ -1,12 +1,15 @@
 /**
- * Reading and writing traces, analyses and evaluation runs. API keys never reach this layer:
+ * Reading and writing traces, analyses and evaluation runs (the last two, and recorded runs, in
+ * stores of their own that the Repository hands out). API keys never reach this layer:
  * settings are stored as given by the caller, who strips secrets.
  */
 import { randomUUID } from 'node:crypto';
 import type { Attribution } from '../attribution/method.js';
 import { traceHash } from '../trace/hash.js';
 import type { Trace, TraceLabels } from '../trace/model.js';
+import { AnalysisStore } from './analyses.js';
 import type { Db } from './database.js';
+import { EvaluationStore } from './evaluations.js';
 import { pageBounds, type Page, type Paged } from './paging.js';
 import { RunStore } from './runs.js';
 import type {
@@ -60,35 +63,20 @@ function labelOf(
 const fileLabelsOf = (json: string | null) =>
   json ? ((JSON.parse(json) as TraceLabels | null) ?? undefined) : undefined;
 
-interface AnalysisRow {
-  id: string;
-  trace_id: string;
-  method: string;
-  model: string | null;
-  settings_json: string;
-  result_json: string;
-  milliseconds: number;
-  created_at: string;
-}
-
-const toAnalysis = (row: AnalysisRow): AnalysisRecord => ({
-  id: row.id,
-  traceId: row.trace_id,
-  method: row.method,
-  model: row.model,
-  settings: JSON.parse(row.settings_json) as Record<string, unknown>,
-  result: JSON.parse(row.result_json) as Attribution,
-  milliseconds: row.milliseconds,
-  createdAt: row.created_at,
-});
-
 /** Typed access to the tables. */
 export class Repository {
   /** Runs recorded by `faultline proxy`, kept in the same database. */
   readonly runs: RunStore;
 
+  /** Analyses of stored traces. */
+  readonly analyses: AnalysisStore;
+  /** Evaluation runs, stored by `faultline eval` for the page. */
+  readonly evaluations: EvaluationStore;
+
   constructor(private readonly db: Db) {
     this.runs = new RunStore(db);
+    this.analyses = new AnalysisStore(db);
+    this.evaluations = new EvaluationStore(db);
   }
 
   /**
@@ -273,169 +261,36 @@ export class Repository {
   }
 
   /** Stores a finished analysis in one transaction. */
-  saveAnalysis(
-    traceId: string,
-    settings: Record<string, unknown>,
-    result: Attribution,
-    milliseconds: number,
-  ): AnalysisRecord {
-    const record: AnalysisRecord = {
-      id: randomUUID(),
-      traceId,
-      method: result.method,
-      model: result.model ?? null,
-      settings,
-      result,
-      milliseconds,
-      createdAt: new Date().toISOString(),
-    };
-    this.db
-      .prepare(
-        'INSERT INTO analyses (id, trace_id, method, model, settings_json, result_json, usage_json, milliseconds, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-      )
-      .run(
-        record.id,
-        traceId,
-        record.method,
-        record.model,
-        JSON.stringify(settings),
-        JSON.stringify(result),
-        JSON.stringify(result.usage),
-        milliseconds,
-        record.createdAt,
-      );
-    return record;
+  saveAnalysis(...args: Parameters<AnalysisStore['save']>): AnalysisRecord {
+    return this.analyses.save(...args);
   }
 
   /** One page of analyses, newest first (of one trace, when given), and how many there are. */
-  listAnalyses(
-    page: Page & { traceId?: string } = {},
-  ): Paged<AnalysisRecord & { traceName: string }> {
-    const { limit, offset } = pageBounds(page);
-    const where = page.traceId ? 'WHERE analyses.trace_id = @traceId' : '';
-    const parameters = page.traceId ? { traceId: page.traceId } : {};
-    const { total } = this.db
-      .prepare(`SELECT count(*) AS total FROM analyses ${where}`)
-      .get(parameters) as { total: number };
-    const rows = this.db
-      .prepare(
-        `SELECT analyses.*, traces.name AS trace_name FROM analyses JOIN traces ON traces.id = analyses.trace_id
-          ${where} ORDER BY analyses.created_at DESC, analyses.id LIMIT @limit OFFSET @offset`,
-      )
-      .all({ ...parameters, limit, offset }) as (AnalysisRow & { trace_name: string })[];
-    return {
-      items: rows.map((row) => ({ ...toAnalysis(row), traceName: row.trace_name })),
-      total,
-      limit,
-      offset,
-    };
+  listAnalyses(...args: Parameters<AnalysisStore['list']>): ReturnType<AnalysisStore['list']> {
+    return this.analyses.list(...args);
   }
 
   /** The analysis an evaluation's record was opened as before, if it was. */
   findOpenedRecord(
-    traceId: string,
-    opened: { evaluation: string; record: number; method: string },
-  ): (AnalysisRecord & { traceName: string }) | undefined {
-    const row = this.db
-      .prepare(
-        `SELECT analyses.*, traces.name AS trace_name FROM analyses JOIN traces ON traces.id = analyses.trace_id
-          WHERE analyses.trace_id = ? AND analyses.method = ?
-            AND json_extract(analyses.settings_json, '$.evaluation') = ?
-            AND json_extract(analyses.settings_json, '$.record') = ?
-          ORDER BY analyses.created_at DESC LIMIT 1`,
-      )
-      .get(traceId, opened.method, opened.evaluation, opened.record) as
-      (AnalysisRow & { trace_name: string }) | undefined;
-    return row ? { ...toAnalysis(row), traceName: row.trace_name } : undefined;
+    ...args: Parameters<AnalysisStore['findOpened']>
+  ): ReturnType<AnalysisStore['findOpened']> {
+    return this.analyses.findOpened(...args);
   }
 
-  getAnalysis(id: string): (AnalysisRecord & { traceName: string }) | undefined {
-    const row = this.db
-      .prepare(
-        'SELECT analyses.*, traces.name AS trace_name FROM analyses JOIN traces ON traces.id = analyses.trace_id WHERE analyses.id = ?',
-      )
-      .get(id) as (AnalysisRow & { trace_name: string }) | undefined;
-    return row ? { ...toAnalysis(row), traceName: row.trace_name } : undefined;
+  getAnalysis(id: string): ReturnType<AnalysisStore['get']> {
+    return this.analyses.get(id);
   }
 
-  saveEvaluation(
-    title: string,
-    methods: string[],
-    traces: number,
-    summary: unknown,
-  ): EvaluationSummaryRecord {
-    const record: EvaluationSummaryRecord = {
-      id: randomUUID(),
-      title,
-      methods,
-      traces,
-      createdAt: new Date().toISOString(),
-    };
-    this.db
-      .prepare(
-        'INSERT INTO evaluations (id, title, methods, traces, summary_json, created_at) VALUES (?, ?, ?, ?, ?, ?)',
-      )
-      .run(
-        record.id,
-        title,
-        JSON.stringify(methods),
-        traces,
-        JSON.stringify(summary),
-        record.createdAt,
-      );
-    return record;
+  saveEvaluation(...args: Parameters<EvaluationStore['save']>): EvaluationSummaryRecord {
+    return this.evaluations.save(...args);
   }
 
   /** One page of evaluation runs, newest first, and how many there are. */
   listEvaluations(page: Page = {}): Paged<EvaluationSummaryRecord> {
-    const { limit, offset } = pageBounds(page);
-    const { total } = this.db.prepare('SELECT count(*) AS total FROM evaluations').get() as {
-      total: number;
-    };
-    const rows = this.db
-      .prepare(
-        'SELECT id, title, methods, traces, created_at FROM evaluations ORDER BY created_at DESC, id LIMIT ? OFFSET ?',
-      )
-      .all(limit, offset) as {
-      id: string;
-      title: string;
-      methods: string;
-      traces: number;
-      created_at: string;
-    }[];
-    return {
-      items: rows.map((row) => ({
-        id: row.id,
-        title: row.title,
-        methods: JSON.parse(row.methods) as string[],
-        traces: row.traces,
-        createdAt: row.created_at,
-      })),
-      total,
-      limit,
-      offset,
-    };
+    return this.evaluations.list(page);
   }
 
-  getEvaluation(id: string): (EvaluationSummaryRecord & { summary: unknown }) | undefined {
-    const row = this.db.prepare('SELECT * FROM evaluations WHERE id = ?').get(id) as
-      | {
-          id: string;
-          title: string;
-          methods: string;
-          traces: number;
-          summary_json: string;
-          created_at: string;
-        }
-      | undefined;
-    if (!row) return undefined;
-    return {
-      id: row.id,
-      title: row.title,
-      methods: JSON.parse(row.methods) as string[],
-      traces: row.traces,
-      createdAt: row.created_at,
-      summary: JSON.parse(row.summary_json),
-    };
+  getEvaluation(id: string): ReturnType<EvaluationStore['get']> {
+    return this.evaluations.get(id);
   }
 }
