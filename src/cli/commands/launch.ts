@@ -1,6 +1,7 @@
 /**
- * `faultline launch [--daemon]`: the web page and API on 127.0.0.1:8500 by default, with state
- * in FAULTLINE_HOME; with --daemon, a detached copy of this command that logs to the home's log.
+ * `faultline launch [--daemon]`: the web page, API and OTLP span receiver on 127.0.0.1:8500 by
+ * default (spans also on --otlp-port), with state in FAULTLINE_HOME; with --daemon, a detached
+ * copy of this command that logs to the home's log.
  */
 import { spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync } from 'node:fs';
@@ -17,6 +18,10 @@ interface LaunchFlags {
   token?: string;
   publicHost?: string[];
   baseUrl?: string;
+  otlpPort?: string;
+  otlpQuiet?: string;
+  liveMethod?: string;
+  liveModel?: string;
 }
 
 /** The command being run (dist/cli/index.js, or src/cli/index.ts under tsx with its loader in execArgv). */
@@ -24,12 +29,27 @@ const cliEntry = () => process.argv[1] ?? fileURLToPath(new URL('../index.js', i
 
 const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds));
 
-function portOf(value: string): number {
+function portOf(value: string, flag = '--port'): number {
   const port = Number(value);
   if (!Number.isInteger(port) || port < 0 || port > 65_535)
-    throw new UserError(`--port must be a number from 0 to 65535, got "${value}"`);
+    throw new UserError(`${flag} must be a number from 0 to 65535, got "${value}"`);
   return port;
 }
+
+function millisecondsOf(value: string, flag: string): number {
+  const milliseconds = Number(value);
+  if (!Number.isFinite(milliseconds) || milliseconds < 0 || milliseconds > 600_000)
+    throw new UserError(`${flag} must be milliseconds from 0 to 600000, got "${value}"`);
+  return milliseconds;
+}
+
+/** The flags that reach a daemon's own `launch` unchanged. */
+const liveArguments = (flags: LaunchFlags) => [
+  ...(flags.otlpPort !== undefined ? ['--otlp-port', flags.otlpPort] : []),
+  ...(flags.otlpQuiet !== undefined ? ['--otlp-quiet', flags.otlpQuiet] : []),
+  ...(flags.liveMethod ? ['--live-method', flags.liveMethod] : []),
+  ...(flags.liveModel ? ['--live-model', flags.liveModel] : []),
+];
 
 /** Registers `faultline launch`. */
 export function registerLaunch(program: Command, exit: (code: number) => void): void {
@@ -52,9 +72,19 @@ export function registerLaunch(program: Command, exit: (code: number) => void): 
       '--base-url <url>',
       "the model endpoint for LLM methods; the server's API keys go only there and to the built-in providers",
     )
+    .option(
+      '--otlp-port <port>',
+      'also take OpenTelemetry spans (OTLP/HTTP) on this port, 4318 by convention; /v1/traces on --port always takes them',
+    )
+    .option('--otlp-quiet <ms>', 'a run is complete this long after its root span ends', '1000')
+    .option(
+      '--live-method <name>',
+      'besides the offline method, attribute failed live runs with this one (e.g. an LLM method)',
+    )
+    .option('--live-model <model>', 'the model for --live-method')
     .addHelpText(
       'after',
-      '\nExamples:\n  faultline launch\n  faultline launch --daemon --port 8600\n  FAULTLINE_TOKEN=s3cret faultline launch --host 0.0.0.0 --public-host faultline.lan\n  faultline launch --base-url http://127.0.0.1:8000/v1',
+      '\nExamples:\n  faultline launch\n  faultline launch --otlp-port 4318\n  faultline launch --daemon --port 8600\n  FAULTLINE_TOKEN=s3cret faultline launch --host 0.0.0.0 --public-host faultline.lan\n  faultline launch --base-url http://127.0.0.1:8000/v1',
     )
     .action(async (flags: LaunchFlags) => {
       const home = faultlineHome();
@@ -96,6 +126,7 @@ async function launchDaemon(
       flags.host,
       ...(flags.publicHost?.length ? ['--public-host', ...flags.publicHost] : []),
       ...(flags.baseUrl ? ['--base-url', flags.baseUrl] : []),
+      ...liveArguments(flags),
     ],
     {
       detached: true,
@@ -146,10 +177,24 @@ async function serveForeground(
     ...(token ? { token } : {}),
     ...(flags.publicHost?.length ? { publicHosts: flags.publicHost } : {}),
     ...(flags.baseUrl ? { baseUrl: flags.baseUrl } : {}),
+    ...(flags.otlpPort !== undefined ? { otlpPort: portOf(flags.otlpPort, '--otlp-port') } : {}),
+    live: {
+      ...(flags.otlpQuiet !== undefined
+        ? { quietMs: millisecondsOf(flags.otlpQuiet, '--otlp-quiet') }
+        : {}),
+      ...(flags.liveMethod
+        ? {
+            llm: {
+              method: flags.liveMethod,
+              ...(flags.liveModel ? { model: flags.liveModel } : {}),
+            },
+          }
+        : {}),
+    },
   });
   if (!daemonChild)
     process.stdout.write(
-      `faultline is running at ${state.url}${token ? '?token=…' : ''} (Ctrl-C to stop)\n`,
+      `faultline is running at ${state.url}${token ? '?token=…' : ''} (Ctrl-C to stop)\nOpenTelemetry spans: ${state.otlpUrl ?? `${state.url}v1/traces`}\n`,
     );
   await new Promise<void>((resolve) => {
     const shutdown = () => {
