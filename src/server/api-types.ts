@@ -62,9 +62,13 @@ export interface UploadedTrace extends TraceSummary {
   labels: TraceLabels | null;
 }
 
-/** `POST /api/traces`. */
+/**
+ * `POST /api/traces`: the traces stored, and the lines of a JSON Lines file that could not be read
+ * (each message names the file and line; the file's other lines are stored).
+ */
 export interface UploadResponse {
   traces: UploadedTrace[];
+  skipped: string[];
 }
 
 /** One History row: whether the latest verdict matches the label (null without either). */

@@ -340,6 +340,31 @@ describe('HTTP API', () => {
     assert.equal((await post({ 'content-type': 'application/json' })).status, 201);
   });
 
+  it('stores the good runs of a JSON Lines file with a broken line, and reports that line', async () => {
+    const text = await readFile(
+      join(ROOT, 'src/trace/__fixtures__/broken-lines/runs-one-broken-line.jsonl'),
+      'utf8',
+    );
+    const response = await upload(text, 'runs.jsonl');
+    const body = (await response.json()) as { traces: unknown[]; skipped: string[] };
+    assert.equal(response.status, 201, JSON.stringify(body));
+    assert.ok(body.traces.length > 0, 'the readable lines are stored');
+    assert.equal(body.skipped.length, 1);
+    assert.match(body.skipped[0]!, /runs\.jsonl.*line \d+/);
+  });
+
+  it('answers a trace nested thousands of levels deep with 400 and where, never 500', async () => {
+    for (const depth of [5_000, 90_000]) {
+      const content = `${'['.repeat(depth)}1${']'.repeat(depth)}`;
+      const response = await upload(
+        `{"question": "q", "history": [{"role": "assistant", "name": "A", "content": ${content}}]}`,
+        'deep.json',
+      );
+      assert.equal(response.status, 400, `depth ${depth}`);
+      assert.match(((await response.json()) as { error: string }).error, /deep\.json.*nest/);
+    }
+  });
+
   it('pages every list, with a total, and filters History in the database', async () => {
     const names = ['paging-alpha.json', 'paging-beta.json', 'paging-gamma.json'];
     for (const [index, name] of names.entries()) {

@@ -8,7 +8,7 @@ import { HTTPException } from 'hono/http-exception';
 import { performance } from 'node:perf_hooks';
 import { getMethod } from '../attribution/registry.js';
 import type { Repository } from '../store/repository.js';
-import { importTraceBytes } from '../trace/load.js';
+import { readTracesFromBytes } from '../trace/load.js';
 import { diffTraces } from '../attribution/diverge/diff.js';
 import { storeLiveRun, type StoredLiveRun } from '../live/store-run.js';
 import type { OtlpDocument } from '../live/span-buffer.js';
@@ -42,12 +42,13 @@ export interface JobResults {
   'live-run': StoredLiveRun;
 }
 
-/** Imports a file's bytes and stores every trace in it. */
+/** Imports a file's bytes and stores every trace in it (JSON Lines: every readable line). */
 async function importUpload(
   repository: Repository,
   job: Extract<Job, { kind: 'import' }>,
 ): Promise<UploadResponse> {
-  const traces = await importTraceBytes(
+  // A JSON Lines file with a broken line: the other lines are stored, the broken one reported.
+  const { traces, skipped } = await readTracesFromBytes(
     job.bytes,
     job.name,
     job.format ? { format: job.format } : {},
@@ -58,6 +59,7 @@ async function importUpload(
       agents: trace.agents,
       labels: trace.labels ?? null,
     })),
+    skipped: skipped.map((error) => error.message),
   };
 }
 
