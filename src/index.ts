@@ -18,9 +18,12 @@ export {
   loadBatch,
   importTraceText,
   importTraceBytes,
+  readTracesFromFile,
+  readTracesFromBytes,
   expandPaths,
   toTrace,
   type TraceInput,
+  type TracesRead,
   type LoadOptions,
   type LoadResult,
 } from './trace/load.js';
