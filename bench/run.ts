@@ -214,7 +214,7 @@ record(
   1024,
 );
 
-// Child benchmarks, each in a process of its own so its figures are its own: the server under load
+// Child benchmarks, each in a process of its own so its figures are its own: the server under load,
 // the recording proxy and OTLP ingest (loopback only, bounded). Each prints { results, notes } as JSON.
 const notes: string[] = [];
 for (const script of ['bench/server-load.ts', 'bench/proxy.ts', 'bench/otlp.ts']) {
