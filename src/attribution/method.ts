@@ -31,6 +31,13 @@ export interface FoundMode {
   fix: string;
   /** Probability that the mode is present, when the method can say. */
   confidence?: number;
+  /** How many times more likely than in the training runs (offline method). */
+  lift?: number;
+  /**
+   * Whether the text output and the page list it by default (offline method): its held-out
+   * decision beats the constant answer and it is among the three of highest lift.
+   */
+  shown?: boolean;
 }
 
 /** One agent's failure modes, as Aegis pairs them. */
@@ -71,6 +78,17 @@ export interface Attribution {
    * its answer is then a guess. Set by the offline method; absent for methods that cannot tell.
    */
   familiar?: boolean;
+  /**
+   * What the stated agent confidence rests on (offline method): `familiar`, held-out runs of the
+   * systems it was trained on; `unseen-systems`, runs of systems left out of training in turn (the
+   * run looks unlike the training runs).
+   */
+  confidenceBasis?: 'familiar' | 'unseen-systems';
+  /**
+   * With `unseen-systems`: the lowest and highest share of such answers that were right on the
+   * held-out systems, where the model file records it.
+   */
+  heldOutRange?: [number, number];
   /** Best alternatives, most likely first. */
   candidates?: Candidate[];
   /**
@@ -78,6 +96,8 @@ export interface Attribution {
    * name modes (an offline model without a mode classifier, say).
    */
   modes?: FoundMode[];
+  /** Every learned mode's probability, by code, named or not (offline method). */
+  modeProbabilities?: Record<string, number>;
   /** The code of the listed mode most tied to the named step, when one is (offline method). */
   stepMode?: string;
   /**

@@ -82,3 +82,74 @@ describe("the trace's own label", () => {
     assert.equal(labelLine(), undefined);
   });
 });
+
+describe('the modes listed', () => {
+  const trace: Trace = {
+    id: 'run',
+    format: 'messages',
+    outcome: 'failure',
+    steps: [{ index: 0, agent: 'Coder', speaker: 'Coder', role: 'agent', content: 'x = 1' }],
+    agents: [{ name: 'Coder', role: 'agent', steps: 1 }],
+    metadata: {},
+  };
+  const mode = (code: string, shown?: boolean) => ({
+    code,
+    name: `mode ${code}`,
+    definition: 'd.',
+    fix: 'f.',
+    confidence: 0.5,
+    ...(shown === undefined ? {} : { shown }),
+  });
+  const modesLine = (result: Attribution, allModes = false) =>
+    plain(renderAttribution('run.json', trace, result, { allModes }))
+      .split('\n')
+      .filter((line) => line.startsWith('  modes') || line.includes('by agent:'));
+
+  it('are at most three per run and per agent by default, the shown ones; all with --all-modes', () => {
+    const result = answer('Coder', {
+      modes: [mode('1.3', true), mode('2.6', true), mode('1.1', false), mode('3.3', false)],
+      agentModes: [
+        {
+          agent: 'Coder',
+          modes: [mode('1.1', true), mode('1.2', true), mode('1.3', true), mode('2.6', false)],
+        },
+        { agent: 'Planner', modes: [mode('1.5', false)] },
+      ],
+    });
+    assert.deepEqual(modesLine(result), [
+      '  modes   1.3 mode 1.3 (50%), 2.6 mode 2.6 (50%) (2 more with --all-modes)',
+      '          by agent: Coder: 1.1 (50%), 1.2 (50%), 1.3 (50%)',
+    ]);
+    assert.deepEqual(modesLine(result, true), [
+      '  modes   1.3 mode 1.3 (50%), 2.6 mode 2.6 (50%), 1.1 mode 1.1 (50%), 3.3 mode 3.3 (50%)',
+      '          by agent: Coder: 1.1 (50%), 1.2 (50%), 1.3 (50%), 2.6 (50%); Planner: 1.5 (50%)',
+    ]);
+  });
+
+  it("are a method's first three where it marks none shown", () => {
+    const result = answer('Coder', {
+      modes: ['1.1', '1.2', '1.3', '2.6'].map((code) => mode(code)),
+    });
+    assert.deepEqual(modesLine(result), [
+      '  modes   1.1 mode 1.1 (50%), 1.2 mode 1.2 (50%), 1.3 mode 1.3 (50%) (1 more with --all-modes)',
+    ]);
+  });
+
+  it('states an unfamiliar run’s agent confidence with the held-out systems’ spread', () => {
+    const line = plain(
+      renderAttribution(
+        'run.json',
+        trace,
+        answer('Coder', {
+          agentConfidence: 0.566,
+          familiar: false,
+          confidenceBasis: 'unseen-systems',
+          heldOutRange: [0.544, 0.595],
+        }),
+      ),
+    )
+      .split('\n')
+      .find((text) => text.startsWith('  agent'));
+    assert.equal(line, '  agent   Coder (57%; unseen systems 54–60% right)');
+  });
+});

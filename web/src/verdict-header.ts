@@ -62,6 +62,7 @@ export function appendVerdictHeader(
         { class: `verdict${low ? ' low' : ''}` },
         agent,
         result.agentConfidence !== undefined ? ` (${percent(result.agentConfidence)})` : '',
+        unseenSystemsNote(result),
         ' at ',
         stepLink(result.step, `step ${result.step}`, actions),
         result.confidence !== undefined ? ` (${percent(result.confidence)})` : '',
@@ -115,4 +116,21 @@ export function appendLabel(
       ),
     );
   if (labels.reason) container.append(element('p', { class: 'reason' }, labels.reason));
+}
+
+/**
+ * Beside the agent confidence of a run unlike the training runs: it was measured on systems left
+ * out of training in turn, and how far their hit rates spread.
+ */
+function unseenSystemsNote(result: Attribution): string | HTMLElement {
+  if (result.confidenceBasis !== 'unseen-systems' || result.agentConfidence === undefined)
+    return '';
+  const range = result.heldOutRange;
+  return element(
+    'span',
+    { class: 'meta', title: 'agent confidence measured on systems left out of training in turn' },
+    range
+      ? ` as right on unseen systems, where ${percent(range[0])}–${percent(range[1])} of such answers were right`
+      : ' as right on unseen systems',
+  );
 }

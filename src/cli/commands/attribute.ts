@@ -24,6 +24,7 @@ interface AttributeFlags extends LlmFlags {
   modelFile?: string;
   groundTruth: boolean;
   json?: boolean;
+  allModes?: boolean;
   minConfidence?: string;
   format?: string;
   concurrency: string;
@@ -48,6 +49,10 @@ export function registerAttribute(program: Command, exit: (code: number) => void
     .option('--model-file <path>', 'offline model file (default: the shipped model)')
     .option('--no-ground-truth', "ignore the task's expected answer even when the trace has one")
     .option('--json', 'one JSON object per trace per line')
+    .option(
+      '--all-modes',
+      'list every failure mode found (default: at most three per run and per agent, those the model names better than a constant answer, most raised above their usual rate first; --json always keeps every mode with a shown flag)',
+    )
     .option(
       '--min-confidence <x>',
       'below this agent confidence (0-1) answer "no confident attribution" (agent and step null, candidates kept); methods that state no confidence are unaffected',
@@ -117,7 +122,7 @@ export function registerAttribute(program: Command, exit: (code: number) => void
           } else {
             const label = !file.includes(trace.id) ? `${file} (${trace.id})` : file;
             process.stdout.write(
-              `${printed === 0 ? '' : '\n'}${renderAttribution(label, trace, result!)}\n`,
+              `${printed === 0 ? '' : '\n'}${renderAttribution(label, trace, result!, { allModes: flags.allModes === true })}\n`,
             );
           }
           printed += 1;

@@ -20,12 +20,14 @@ import { explainDecision } from '../explain/reason.js';
 import { readModelFile, type OfflineModel } from '../model/model-file.js';
 import { modeFeatures } from '../modes/mode-features.js';
 import {
+  modeProbabilities,
+  namedModes,
   predictAgentModes,
-  predictModes,
+  roundedProbabilities,
   stepTiedMode,
   type ModeModel,
 } from '../modes/mode-model.js';
-import { applyPlatt, type Platt } from '../scores/calibration.js';
+import { applyPlatt, type ConfidenceCalibration, type Platt } from '../scores/calibration.js';
 import { predict } from '../scores/predict.js';
 
 export { predictOffline, type OfflinePrediction } from '../scores/predict.js';
@@ -105,10 +107,24 @@ export function attributeWithModel(
     // weighed the caller's steps, and the origin only moves the blame along the call.
     agentConfidence: round(agentConfidence(agent)),
     familiar,
+    ...(model.calibration ? confidenceBasisOf(model.calibration, familiar) : {}),
     candidates,
     ...(model.modes ? modesOf(model.modes, trace, rows, best.step) : {}),
     ...(model.agentModes ? { agentModes: predictAgentModes(model.agentModes, trace, rows) } : {}),
     usage: { ...NO_USAGE },
+  };
+}
+
+/** What the agent confidence rests on, and for an unfamiliar run the held-out systems' spread. */
+function confidenceBasisOf(
+  calibration: ConfidenceCalibration,
+  familiar: boolean,
+): Pick<Attribution, 'confidenceBasis' | 'heldOutRange'> {
+  if (familiar) return { confidenceBasis: 'familiar' };
+  const range = calibration.unfamiliar.agentRange;
+  return {
+    confidenceBasis: 'unseen-systems',
+    ...(range ? { heldOutRange: [round(range[0]), round(range[1])] } : {}),
   };
 }
 
@@ -118,10 +134,15 @@ function modesOf(
   trace: Trace,
   rows: readonly (readonly number[])[],
   step: number,
-): Pick<Attribution, 'modes' | 'stepMode'> {
-  const found = predictModes(modes, modeFeatures(trace, rows));
+): Pick<Attribution, 'modes' | 'modeProbabilities' | 'stepMode'> {
+  const probabilities = modeProbabilities(modes, modeFeatures(trace, rows));
+  const found = namedModes(modes, probabilities);
   const tied = stepTiedMode(modes, found, rows[step]!);
-  return { modes: found, ...(tied ? { stepMode: tied.code } : {}) };
+  return {
+    modes: found,
+    modeProbabilities: roundedProbabilities(probabilities),
+    ...(tied ? { stepMode: tied.code } : {}),
+  };
 }
 
 let cached: { path: string; model: OfflineModel } | undefined;

@@ -42,11 +42,17 @@ export function explainDecision(
     : explainStep(trace, best.step, rows[best.step]!, scorer, first?.signal, figures);
   const topAgent = trace.steps[top.step]!.agent;
   const statedAgent = (name: string) => wholePercent(stated.agent(name));
+  // Compared through the agent scorer's own probabilities: an unfamiliar run states every agent at
+  // one held-out rate (train/calibrate.ts), which cannot tell two agents apart.
+  const scoreShare = (name: string) =>
+    wholePercent(
+      (agents.find((entry) => entry.agent === name)?.probability ?? 0) / agents[0]!.probability,
+    );
   const named =
     origin || topAgent === agent
       ? ''
       : rejectedFirst
-        ? `Step ${top.step} (${topAgent}) scores highest, but ${agent} ${agent === agents[0]!.agent ? `is the most likely agent (${statedAgent(agent)})` : `is about as likely as ${agents[0]!.agent} (${statedAgent(agent)} against ${statedAgent(agents[0]!.agent)})`} and what follows rejects its step ${rejectedFirst.failing.step} first, so ${agent} is named. `
+        ? `Step ${top.step} (${topAgent}) scores highest, but ${agent} ${agent === agents[0]!.agent ? `is the most likely agent (${statedAgent(agent)})` : `is about as likely as ${agents[0]!.agent} (${scoreShare(agent)} of its score)`} and what follows rejects its step ${rejectedFirst.failing.step} first, so ${agent} is named. `
         : `Step ${top.step} (${topAgent}) scores highest (${wholePercent(stated.step(top.score))}), but ${agent}'s step ${earliest.step} comes earlier and is nearly as likely (${wholePercent(stated.step(earliest.score))}), so ${agent} is named${best.step === earliest.step ? '' : `, at its likeliest step (${best.step})`}. `;
   const instead =
     first && best.step !== likeliest.step && !origin

@@ -13,7 +13,7 @@ import { modeModelSchema } from '../modes/mode-model.js';
 import { UNFAMILIAR_STEPS } from './settings.js';
 
 /** Bumped whenever the file layout or the meaning of a feature changes. */
-export const MODEL_FORMAT_VERSION = 5;
+export const MODEL_FORMAT_VERSION = 6;
 
 const scorerSchema = z.object({
   features: z.array(z.string()),
@@ -68,6 +68,7 @@ const modelSchema = z.object({
         agent: plattSchema,
         step: plattSchema,
         stepByRank: z.array(z.number().min(0).max(1)).optional(),
+        agentRange: z.tuple([z.number().min(0).max(1), z.number().min(0).max(1)]).optional(),
       }),
     })
     .optional(),

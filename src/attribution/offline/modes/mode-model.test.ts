@@ -8,8 +8,10 @@ import { logisticProbability } from '../scores/logistic.js';
 import { AGENT_MODE_FEATURE_NAMES, MODE_FEATURE_NAMES, modeFeatures } from './mode-features.js';
 import {
   labelledModes,
+  namedModes,
   predictAgentModes,
   predictModes,
+  SHOWN_MODES,
   stepTiedMode,
   type ModeModel,
 } from './mode-model.js';
@@ -161,6 +163,8 @@ describe('mode classifier', () => {
       weights,
       bias: 0,
       threshold: 0.5,
+      rate: 0.5,
+      heldOut: { precision: 0, recall: 0, f1: 0, beatsConstant: false },
     });
     const model: ModeModel = {
       features: ['a', 'b', 'max a', 'max b'],
@@ -206,5 +210,54 @@ describe('mode classifier', () => {
     assert.equal(named[0]?.agent, 'coder');
     assert.equal(named[0]?.modes[0]?.code, '1.3');
     assert.ok(!named.some((entry) => entry.agent === 'planner'));
+  });
+});
+
+describe('the modes shown by default', () => {
+  // Four modes on one feature; probabilities σ(weight · x) at x = 1.
+  const entry = (code: string, weight: number, rate: number, beatsConstant: boolean) => ({
+    code,
+    mean: [0],
+    scale: [1],
+    weights: [weight],
+    bias: 0,
+    threshold: 0.3,
+    rate,
+    heldOut: { precision: 0.5, recall: 0.5, f1: 0.5, beatsConstant },
+  });
+  const model: ModeModel = {
+    features: ['x'],
+    modes: [
+      entry('1.1', 2, 0.5, true), // p 0.88, lift 1.76
+      entry('1.3', 1, 0.1, true), // p 0.73, lift 7.3
+      entry('2.6', 0.5, 0.2, true), // p 0.62, lift 3.1
+      entry('3.3', 3, 0.05, false), // p 0.95, but no better than the constant answer
+      entry('1.5', 0.2, 0.4, true), // p 0.55, lift 1.4: the fourth eligible one
+      entry('2.2', -3, 0.01, true), // p 0.05: under its threshold, not named
+      entry('3.1', 0, 0.6, true), // p 0.5: named, but less likely than usual (lift 0.83)
+    ],
+    baseline: [],
+    training: { traces: 0, l2: 1, traceHashes: [], data: [] },
+  };
+
+  it('are the named modes that beat the constant answer, at most three, highest lift first', () => {
+    const found = predictModes(model, [1]);
+    assert.deepEqual(
+      found.filter((mode) => mode.shown).map((mode) => mode.code),
+      ['1.3', '2.6', '1.1'],
+    );
+    assert.ok(found.filter((mode) => mode.shown).length <= SHOWN_MODES);
+    // The others stay in the result, not shown, most confident first; unnamed modes are absent.
+    assert.deepEqual(
+      found.filter((mode) => !mode.shown).map((mode) => mode.code),
+      ['3.3', '1.5', '3.1'],
+    );
+    assert.equal(found.find((mode) => mode.code === '1.3')?.lift, 7.3106);
+  });
+
+  it('are marked the same way per agent, three at most', () => {
+    const found = namedModes(model, { '1.1': 0.9, '1.3': 0.9, '2.6': 0.9, '1.5': 0.9, '3.3': 1 });
+    assert.equal(found.filter((mode) => mode.shown).length, 3);
+    assert.equal(found.find((mode) => mode.code === '3.3')?.shown, false);
   });
 });

@@ -22,6 +22,19 @@ export const modeModelSchema = z.object({
       weights: z.array(z.number()),
       bias: z.number(),
       threshold: z.number(),
+      /** Share of the training runs (or agents) labelled with the mode. */
+      rate: z.number().min(0).max(1),
+      /**
+       * The named-or-not decision held out (out-of-fold probabilities, thresholds chosen on the
+       * other folds): precision, recall and F1, and whether that F1 beats the constant answer's
+       * (always naming the mode, F1 2·rate / (1 + rate); never naming it scores 0).
+       */
+      heldOut: z.object({
+        precision: z.number(),
+        recall: z.number(),
+        f1: z.number(),
+        beatsConstant: z.boolean(),
+      }),
     }),
   ),
   /** The constant answer: the k most frequent modes of the training runs (k best on them). */
@@ -77,18 +90,59 @@ export function stepTiedMode(
   return best?.mode;
 }
 
-/** Every mode above its threshold, most confident first. */
+/** Most modes shown by default, per run and per agent. */
+export const SHOWN_MODES = 3;
+
+/**
+ * Every mode above its threshold, each with its lift (probability ÷ the mode's training rate) and
+ * whether it is shown by default: only modes whose held-out decision beats the constant answer
+ * and that are more likely than usual, at most SHOWN_MODES of them, those most raised above their
+ * usual rate. Shown modes come first,
+ * by lift; the others follow, most confident first.
+ */
 export function predictModes(model: ModeModel, row: readonly number[]): FoundMode[] {
-  const out: FoundMode[] = [];
+  return namedModes(model, modeProbabilities(model, row));
+}
+
+/** Every learned mode's probability for a feature row, by code. */
+export function modeProbabilities(
+  model: ModeModel,
+  row: readonly number[],
+): Record<string, number> {
+  return Object.fromEntries(model.modes.map((mode) => [mode.code, logisticProbability(mode, row)]));
+}
+
+/** Probabilities rounded as results state them. */
+export const roundedProbabilities = (probabilities: Record<string, number>) =>
+  Object.fromEntries(Object.entries(probabilities).map(([code, value]) => [code, round(value)]));
+
+/** The named modes of these probabilities, marked and ordered as predictModes says. */
+export function namedModes(model: ModeModel, probabilities: Record<string, number>): FoundMode[] {
+  const named: { found: FoundMode; lift: number; eligible: boolean }[] = [];
   for (const mode of model.modes) {
-    const confidence = logisticProbability(mode, row);
+    const confidence = probabilities[mode.code] ?? 0;
     if (confidence < mode.threshold) continue;
+    const lift = mode.rate > 0 ? confidence / mode.rate : 0;
     const found = foundMode(mode.code, round(confidence));
-    if (found) out.push(found);
+    if (found) named.push({ found, lift, eligible: mode.heldOut.beatsConstant && lift > 1 });
   }
-  return out.sort(
-    (left, right) => right.confidence! - left.confidence! || left.code.localeCompare(right.code),
-  );
+  const shown = named
+    .filter((entry) => entry.eligible)
+    .sort(
+      (left, right) => right.lift - left.lift || left.found.code.localeCompare(right.found.code),
+    )
+    .slice(0, SHOWN_MODES);
+  const rest = named
+    .filter((entry) => !shown.includes(entry))
+    .sort(
+      (left, right) =>
+        right.found.confidence! - left.found.confidence! ||
+        left.found.code.localeCompare(right.found.code),
+    );
+  return [
+    ...shown.map((entry) => ({ ...entry.found, lift: round(entry.lift), shown: true })),
+    ...rest.map((entry) => ({ ...entry.found, lift: round(entry.lift), shown: false })),
+  ];
 }
 
 /**
@@ -104,5 +158,10 @@ export function predictAgentModes(
   return agents
     .map((agent, index) => ({ agent, modes: predictModes(model, agentRows[index]!) }))
     .filter((entry) => entry.modes.length > 0)
-    .sort((left, right) => right.modes[0]!.confidence! - left.modes[0]!.confidence!);
+    .sort((left, right) => topConfidence(right.modes) - topConfidence(left.modes));
+}
+
+/** The highest confidence among modes. */
+function topConfidence(modes: readonly FoundMode[]): number {
+  return Math.max(...modes.map((mode) => mode.confidence ?? 0));
 }

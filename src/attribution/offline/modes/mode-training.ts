@@ -170,6 +170,50 @@ export function frequentModes(labels: readonly (readonly string[])[]): string[] 
   return best.sort();
 }
 
+/**
+ * Each mode's named-or-not decision held out: the out-of-fold probabilities of each fold's runs
+ * against thresholds chosen on the other folds' out-of-fold probabilities (so no run picks its own
+ * threshold), with precision, recall and F1 over all runs, and whether that F1 beats the constant
+ * answer: always naming the mode (F1 2·rate / (1 + rate)) or never (0), whichever is higher.
+ */
+export function heldOutDecisions(
+  probabilities: readonly (readonly number[])[],
+  labels: readonly (readonly boolean[])[],
+  assignment: readonly number[],
+  folds: number,
+): { precision: number; recall: number; f1: number; beatsConstant: boolean }[] {
+  const width = labels[0]?.length ?? 0;
+  const counts = Array.from({ length: width }, () => ({ hits: 0, falsePositives: 0, misses: 0 }));
+  const indices = labels.map((_, index) => index);
+  for (const { training, held } of foldsOf(indices, assignment, folds)) {
+    if (held.length === 0 || training.length === 0) continue;
+    const thresholds = chooseThresholds(
+      training.map((index) => probabilities[index]!),
+      training.map((index) => labels[index]!),
+    );
+    for (const index of held)
+      for (let mode = 0; mode < width; mode += 1) {
+        const named = probabilities[index]![mode]! >= thresholds[mode]!;
+        const present = labels[index]![mode]!;
+        if (named && present) counts[mode]!.hits += 1;
+        else if (named) counts[mode]!.falsePositives += 1;
+        else if (present) counts[mode]!.misses += 1;
+      }
+  }
+  const fixed = (value: number) => Number(value.toFixed(3));
+  return counts.map((count) => {
+    const present = count.hits + count.misses;
+    const rate = present / Math.max(1, labels.length);
+    const f1 = f1Of(count);
+    return {
+      precision: fixed(count.hits / Math.max(1, count.hits + count.falsePositives)),
+      recall: fixed(count.hits / Math.max(1, present)),
+      f1: fixed(f1),
+      beatsConstant: f1 > (2 * rate) / (1 + rate),
+    };
+  });
+}
+
 /** Fits one regression per learnable mode; `probability(row)` per mode, in `codes` order. */
 function fitAll(examples: readonly ModeExample[], codes: readonly string[], l2: number) {
   return codes.map((code) =>
@@ -211,10 +255,19 @@ export function trainModeModel(
       outOfFold[index] = fitted.map((model) => logisticProbability(model, examples[index]!.row));
   }
   const thresholds = chooseThresholds(outOfFold, labels);
+  const heldOut = heldOutDecisions(outOfFold, labels, assignment, settings.folds);
   const fitted = fitAll(examples, codes, settings.l2);
+  const share = (index: number) =>
+    labels.filter((row) => row[index]).length / Math.max(1, labels.length);
   return {
     features: [...featureNames],
-    modes: codes.map((code, index) => ({ code, ...fitted[index]!, threshold: thresholds[index]! })),
+    modes: codes.map((code, index) => ({
+      code,
+      ...fitted[index]!,
+      threshold: thresholds[index]!,
+      rate: Number(share(index).toFixed(4)),
+      heldOut: heldOut[index]!,
+    })),
     baseline: frequentModes(examples.map((example) => example.modes)),
     training: {
       traces: examples.length,

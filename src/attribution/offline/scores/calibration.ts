@@ -21,6 +21,12 @@ export interface ConfidenceCalibration {
      * Absent in older model files and where fewer than ten held-out runs had a step label.
      */
     stepByRank?: number[];
+    /**
+     * The lowest and highest share of right answers among the held-out systems whose runs the
+     * agent confidence of unfamiliar runs was fitted on; absent where fewer than two systems had
+     * enough such runs.
+     */
+    agentRange?: [number, number];
   };
 }
 

@@ -10,21 +10,29 @@ import { namesResponsible, responsibleAgents } from '../../../trace/agents.js';
 import type { Trace } from '../../../trace/model.js';
 import { subsetOf } from '../../../trace/subset.js';
 import { attributeWithModel, CANDIDATE_COUNT } from '../attribute/attributor.js';
-import { IDENTITY, type ConfidenceCalibration } from '../scores/calibration.js';
+import { IDENTITY, type ConfidenceCalibration, type Platt } from '../scores/calibration.js';
 import { fitPlatt } from './platt.js';
 import { assignFolds, foldsOf } from './folds.js';
 import { isLabelled } from '../features/inputs.js';
 import type { OfflineModel } from '../model/model-file.js';
 
 /** Held-out raw confidences and whether each prediction was right. */
-type Judged = {
+export type Judged = {
   /** `single`: the run has one responsible agent (injected faults often have several). */
-  agent: { confidence: number; correct: boolean; single: boolean }[];
+  agent: {
+    confidence: number;
+    correct: boolean;
+    single: boolean;
+    /** Whether the predicting model found the run familiar, and the run's system. */
+    familiar: boolean;
+    system: string;
+  }[];
   /** `rank`: where the labelled step is among the candidates (0 the named step; -1 not listed). */
   step: { confidence: number; correct: boolean; rank: number }[];
 };
 
-function judge(tested: readonly Trace[], model: OfflineModel, into: Judged): void {
+/** Adds the predictions of `model` on `tested` (held out from it) to `into`. */
+export function judge(tested: readonly Trace[], model: OfflineModel, into: Judged): void {
   for (const trace of tested) {
     const result = attributeWithModel(trace, model);
     if (result.agentConfidence !== undefined)
@@ -32,6 +40,8 @@ function judge(tested: readonly Trace[], model: OfflineModel, into: Judged): voi
         confidence: result.agentConfidence,
         correct: namesResponsible(result.agent, trace.labels),
         single: responsibleAgents(trace).length === 1,
+        familiar: result.familiar !== false,
+        system: subsetOf(trace),
       });
     if (result.confidence !== undefined && trace.labels?.step !== undefined)
       into.step.push({
@@ -43,7 +53,7 @@ function judge(tested: readonly Trace[], model: OfflineModel, into: Judged): voi
 }
 
 /** The judged runs with one responsible agent, when there are any; else all. */
-function singleCause(judged: Judged['agent']): Judged['agent'] {
+export function singleCause(judged: Judged['agent']): Judged['agent'] {
   const single = judged.filter((item) => item.single);
   return single.length > 0 ? single : judged;
 }
@@ -61,6 +71,39 @@ function rateByRank(judged: Judged['step']): number[] | undefined {
     rates.push(Number(Math.min(rate, rates.at(-1) ?? 1).toPrecision(6)));
   }
   return rates;
+}
+
+/** Fewest judged runs of a held-out system for its hit rate to count in the stated spread. */
+const MIN_SYSTEM_RUNS = 10;
+
+const rounded = (value: number) => Number(value.toPrecision(6));
+
+/**
+ * The agent confidence of unfamiliar runs: how often the named agent was right on the held-out
+ * systems' runs that their models found unfamiliar (those with one responsible agent), as a
+ * constant mapping (slope 0), and the lowest and highest of those systems' own hit rates (systems
+ * with at least ten such runs). On unseen systems a higher score was not right more often, and a
+ * mapping of the score, fitted on the other systems, missed each held-out system by more than the
+ * constant did (docs/EXPERIMENTS.md); undefined without such runs.
+ */
+export function unseenSystemsAgent(
+  judged: Judged['agent'],
+): { agent: Platt; agentRange?: [number, number] } | undefined {
+  const unfamiliar = singleCause(judged.filter((item) => !item.familiar));
+  if (unfamiliar.length === 0) return undefined;
+  const rate = (items: Judged['agent']) =>
+    items.filter((item) => item.correct).length / items.length;
+  const pooled = Math.min(0.99, Math.max(0.01, rate(unfamiliar)));
+  const rates = [...new Set(unfamiliar.map((item) => item.system))]
+    .map((system) => unfamiliar.filter((item) => item.system === system))
+    .filter((items) => items.length >= MIN_SYSTEM_RUNS)
+    .map(rate);
+  return {
+    agent: { a: 0, b: rounded(Math.log(pooled / (1 - pooled))) },
+    ...(rates.length >= 2
+      ? { agentRange: [rounded(Math.min(...rates)), rounded(Math.max(...rates))] }
+      : {}),
+  };
 }
 
 /**
@@ -91,6 +134,7 @@ export function calibrationFor(
     ))
       judge(fold.held, train(fold.training), unfamiliar);
   const stepByRank = rateByRank(unfamiliar.step);
+  const unseen = unseenSystemsAgent(unfamiliar.agent);
   return {
     // Agent confidence states the chance that the named agent is *the* responsible one: where some
     // runs have a single responsible agent, only those are fitted on. Naming any of several is
@@ -101,9 +145,10 @@ export function calibrationFor(
     // (docs/EXPERIMENTS.md).
     familiar: { agent: fitPlatt(singleCause(familiar.agent)), step: { ...IDENTITY } },
     // On unseen systems, higher step scores were not right more often (a step mapping of slope
-    // 0): each candidate is stated at how often its rank was right.
+    // 0): each candidate is stated at how often its rank was right. Nor were higher agent scores:
+    // the named agent is stated at the held-out systems' hit rate, with their spread.
     unfamiliar: {
-      agent: fitPlatt(singleCause(unfamiliar.agent)),
+      ...(unseen ?? { agent: fitPlatt(singleCause(unfamiliar.agent)) }),
       step: fitPlatt(unfamiliar.step),
       ...(stepByRank ? { stepByRank } : {}),
     },
