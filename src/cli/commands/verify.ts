@@ -9,6 +9,7 @@ import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { performance } from 'node:perf_hooks';
 import type { Attribution } from '../../attribution/method.js';
+import type { Verification } from '../../recording/verify.js';
 import type { Trace } from '../../trace/model.js';
 import { wholeNumber } from '../flag-values.js';
 import {
@@ -17,6 +18,7 @@ import {
   recordedTrace,
   replaySetUp,
   type ReplayFlags,
+  type ReplaySetUp,
 } from '../replay-options.js';
 
 interface VerifyFlags extends ReplayFlags {
@@ -35,6 +37,7 @@ function labelFile(file: string, label: { agent: string; step: number; reason: s
   renameSync(temporary, file);
 }
 
+/** Registers `faultline verify`. */
 export function registerVerify(program: Command, exit: (code: number) => void): void {
   const command = program
     .command('verify')
@@ -79,38 +82,15 @@ Examples:
           budget,
         });
         const verified = found.verified;
-        const result: Attribution = verified
-          ? {
-              ...attribution,
-              agent: verified.agent,
-              step: verified.step,
-              reason: `Verified by counterfactual replay: with step ${verified.step} (${verified.agent}) fixed, the run passed its check (replay ${verified.replays} of ${found.candidates} candidates). ${attribution.step === verified.step ? attribution.reason : `The offline verdict had named step ${attribution.step ?? 'none'}.`}`,
-              verified: {
-                step: verified.step,
-                agent: verified.agent,
-                replays: verified.replays,
-                run: verified.run,
-              },
-            }
-          : attribution;
-        // On the page: the verdict, marked verified, beside the trace; with --label, its label.
-        if (setUp.database) {
-          const { runs, repository } = setUp.database;
-          const traceId =
-            runs.get(trace.id)?.traceId ?? repository.saveTrace(trace, trace.source ?? trace.id).id;
-          repository.saveAnalysis(
-            traceId,
-            { method: 'offline', verify: { top, budget, replays: found.replays } },
-            result,
-            performance.now() - started,
-          );
-          if (verified && flags.label)
-            repository.setUserLabel(traceId, {
-              agent: verified.agent,
-              step: verified.step,
-              reason: `verified by counterfactual replay (${verified.run})`,
-            });
-        }
+        const result = verifiedAttribution(attribution, found);
+        storeOnPage(
+          setUp,
+          trace,
+          result,
+          found,
+          { top, budget, label: flags.label === true },
+          started,
+        );
         const file = trace.source ?? setUp.database?.runs.get(trace.id)?.file ?? undefined;
         if (verified && flags.label && file && file !== '-')
           labelFile(file, {
@@ -118,35 +98,96 @@ Examples:
             step: verified.step,
             reason: `verified by counterfactual replay (${verified.run})`,
           });
-        const summary = verified
-          ? `verified: step ${verified.step} (${verified.agent}) is decisive: fixing it flipped the outcome (${found.replays} replay${found.replays === 1 ? '' : 's'} used; replayed run ${verified.run})`
-          : `not verified: none of ${found.candidates} candidate step${found.candidates === 1 ? '' : 's'} flipped the outcome (${found.replays} replay${found.replays === 1 ? '' : 's'} used)`;
-        if (flags.json)
-          process.stdout.write(
-            `${JSON.stringify({
-              trace: path,
-              id: trace.id,
-              ...result,
-              verified: verified ?? null,
-              replays: found.replays,
-              candidatesTried: found.attempts,
-              summary,
-            })}\n`,
-          );
-        else {
-          const lines = [`${path} (${trace.id})`, `  ${summary}`];
-          for (const attempt of found.attempts)
-            lines.push(
-              attempt.status === 'replayed'
-                ? `  step ${attempt.step} (${attempt.agent}, score ${attempt.score.toFixed(2)}): ${attempt.flipped ? 'flipped' : 'did not flip'}`
-                : `  step ${attempt.step} (${attempt.agent}): replay failed: ${attempt.error}`,
-            );
-          if (verified && flags.label) lines.push(`  stored as the trace's label`);
-          process.stdout.write(`${lines.join('\n')}\n`);
-        }
+        printVerification(path, trace, result, found, flags);
       } finally {
         setUp.close();
       }
       exit(0);
     });
+}
+
+/** The offline verdict, or with a step verified the verdict naming it and saying so. */
+function verifiedAttribution(attribution: Attribution, found: Verification): Attribution {
+  const verified = found.verified;
+  return verified
+    ? {
+        ...attribution,
+        agent: verified.agent,
+        step: verified.step,
+        reason: `Verified by counterfactual replay: with step ${verified.step} (${verified.agent}) fixed, the run passed its check (replay ${verified.replays} of ${found.candidates} candidates). ${attribution.step === verified.step ? attribution.reason : `The offline verdict had named step ${attribution.step ?? 'none'}.`}`,
+        verified: {
+          step: verified.step,
+          agent: verified.agent,
+          replays: verified.replays,
+          run: verified.run,
+        },
+      }
+    : attribution;
+}
+
+/** On the page: the verdict, marked verified, beside the trace; with --label, its label. */
+function storeOnPage(
+  setUp: ReplaySetUp,
+  trace: Trace,
+  result: Attribution,
+  found: Verification,
+  settings: { top: number; budget: number; label: boolean },
+  started: number,
+): void {
+  const { top, budget } = settings;
+  const verified = found.verified;
+  if (setUp.database) {
+    const { runs, repository } = setUp.database;
+    const traceId =
+      runs.get(trace.id)?.traceId ?? repository.saveTrace(trace, trace.source ?? trace.id).id;
+    repository.saveAnalysis(
+      traceId,
+      { method: 'offline', verify: { top, budget, replays: found.replays } },
+      result,
+      performance.now() - started,
+    );
+    if (verified && settings.label)
+      repository.setUserLabel(traceId, {
+        agent: verified.agent,
+        step: verified.step,
+        reason: `verified by counterfactual replay (${verified.run})`,
+      });
+  }
+}
+
+/** The outcome as one JSON object (--json) or as lines, one per candidate tried. */
+function printVerification(
+  path: string,
+  trace: Trace,
+  result: Attribution,
+  found: Verification,
+  flags: VerifyFlags,
+): void {
+  const verified = found.verified;
+  const summary = verified
+    ? `verified: step ${verified.step} (${verified.agent}) is decisive: fixing it flipped the outcome (${found.replays} replay${found.replays === 1 ? '' : 's'} used; replayed run ${verified.run})`
+    : `not verified: none of ${found.candidates} candidate step${found.candidates === 1 ? '' : 's'} flipped the outcome (${found.replays} replay${found.replays === 1 ? '' : 's'} used)`;
+  if (flags.json)
+    process.stdout.write(
+      `${JSON.stringify({
+        trace: path,
+        id: trace.id,
+        ...result,
+        verified: verified ?? null,
+        replays: found.replays,
+        candidatesTried: found.attempts,
+        summary,
+      })}\n`,
+    );
+  else {
+    const lines = [`${path} (${trace.id})`, `  ${summary}`];
+    for (const attempt of found.attempts)
+      lines.push(
+        attempt.status === 'replayed'
+          ? `  step ${attempt.step} (${attempt.agent}, score ${attempt.score.toFixed(2)}): ${attempt.flipped ? 'flipped' : 'did not flip'}`
+          : `  step ${attempt.step} (${attempt.agent}): replay failed: ${attempt.error}`,
+      );
+    if (verified && flags.label) lines.push(`  stored as the trace's label`);
+    process.stdout.write(`${lines.join('\n')}\n`);
+  }
 }
