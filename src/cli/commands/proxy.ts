@@ -60,6 +60,7 @@ async function injectorOf(flags: ProxyFlags) {
   });
 }
 
+/** Registers `faultline proxy`. */
 export function registerProxy(program: Command, exit: (code: number) => void): void {
   program
     .command('proxy')
@@ -123,17 +124,7 @@ Examples:
       const log = (line: string) => {
         if (!flags.quiet) process.stderr.write(`${line}\n`);
       };
-      let close: (() => void) | undefined;
-      let store;
-      if (flags.store) {
-        const [{ openDatabase }, { RunStore }] = await Promise.all([
-          import('../../store/database.js'),
-          import('../../store/runs.js'),
-        ]);
-        const db = openDatabase(databasePath());
-        store = new RunStore(db);
-        close = () => db.close();
-      }
+      const { store, close } = flags.store ? await openRunStore() : {};
       const injector = flags.inject ? await injectorOf(flags) : undefined;
       const recorder: InstanceType<typeof Recorder> = new Recorder({
         folder,
@@ -159,20 +150,37 @@ Examples:
         `faultline proxy: recording to ${folder}${store ? ' and the page' : ''}; Ctrl-C to stop\n` +
           `  OPENAI_BASE_URL=${proxy.url}/v1\n  ANTHROPIC_BASE_URL=${proxy.url}\n`,
       );
-      await new Promise<void>((resolve) => {
-        const shutdown = () => {
-          void proxy.close().then(() => {
-            close?.();
-            const runs = recorder.runIds();
-            process.stderr.write(
-              `faultline proxy: stopped; ${runs.length} run${runs.length === 1 ? '' : 's'} in ${folder}\n`,
-            );
-            resolve();
-          });
-        };
-        process.once('SIGINT', shutdown);
-        process.once('SIGTERM', shutdown);
+      await untilStopped(proxy, () => {
+        close?.();
+        const runs = recorder.runIds();
+        process.stderr.write(
+          `faultline proxy: stopped; ${runs.length} run${runs.length === 1 ? '' : 's'} in ${folder}\n`,
+        );
       });
       exit(0);
     });
+}
+
+/** The database's runs table, for the page; `close` closes the database. */
+async function openRunStore() {
+  const [{ openDatabase }, { RunStore }] = await Promise.all([
+    import('../../store/database.js'),
+    import('../../store/runs.js'),
+  ]);
+  const db = openDatabase(databasePath());
+  return { store: new RunStore(db), close: () => db.close() };
+}
+
+/** Resolves once SIGINT or SIGTERM has closed the proxy and `stopped` has run. */
+function untilStopped(proxy: { close(): Promise<void> }, stopped: () => void): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const shutdown = () => {
+      void proxy.close().then(() => {
+        stopped();
+        resolve();
+      });
+    };
+    process.once('SIGINT', shutdown);
+    process.once('SIGTERM', shutdown);
+  });
 }
