@@ -80,6 +80,56 @@ function alignSteps(substances: readonly StepSubstance[], ids: Map<string, numbe
 /** True when a step says nothing at all (no words, no call): its absence is no divergence. */
 const empty = (step: StepSubstance) => step.words.length === 0 && step.calls.length === 0;
 
+/** A failed step the passing run has no counterpart of (saying so when it repeats an earlier one). */
+function insertedDivergence(
+  failed: Trace,
+  failedSteps: readonly StepSubstance[],
+  left: number,
+): Divergence {
+  const step = failedSteps[left]!;
+  const repeated = failedSteps
+    .slice(0, left)
+    .findLast((earlier) => earlier.text === step.text && earlier.agent === step.agent);
+  return {
+    failedStep: failed.steps[left]!.index,
+    passedStep: null,
+    kind: 'inserted',
+    agent: failed.steps[left]!.agent,
+    aspects: [],
+    detail: repeated
+      ? `a step the passing run does not have: it repeats step ${repeated.index}`
+      : 'a step the passing run does not have',
+    failed: quoteLine(step.lines[0] ?? ''),
+    passed: '',
+  };
+}
+
+/** One run's side of a pair: the trace, its steps' substance, and the step's position. */
+interface Side {
+  trace: Trace;
+  steps: readonly StepSubstance[];
+  at: number;
+}
+
+/**
+ * A passing step the failed run has no counterpart of, placed at the failed step that stands
+ * where it would be (`failed.at`).
+ */
+function missingDivergence(failed: Side, passed: Side): Divergence {
+  const step = passed.steps[passed.at]!;
+  const passedStep = passed.trace.steps[passed.at]!;
+  return {
+    failedStep: failed.trace.steps[failed.at]!.index,
+    passedStep: passedStep.index,
+    kind: 'missing',
+    agent: failed.trace.steps[failed.at]!.agent,
+    aspects: step.calls.length > 0 ? ['tool calls'] : [],
+    detail: `the passing run's step ${passedStep.index} (${passedStep.agent}) has no counterpart here${step.calls.length > 0 ? `: its tool call ${step.calls[0]} is not made` : ''}`,
+    failed: quoteLine(failed.steps[failed.at]!.lines[0] ?? ''),
+    passed: quoteLine(step.lines[0] ?? ''),
+  };
+}
+
 /** Diffs a failed run against a passing run of the same task. */
 export function diffTraces(failed: Trace, passed: Trace, options: DiffOptions = {}): TraceDiff {
   const failedName = options.failedName ?? failed.source ?? failed.id;
@@ -146,41 +196,17 @@ export function diffTraces(failed: Trace, passed: Trace, options: DiffOptions = 
     if (left !== null) {
       counts.inserted += 1;
       pairs.push({ failed: failed.steps[left]!.index, passed: null, status: 'inserted' });
-      const step = failedSteps[left]!;
-      if (divergence || empty(step)) return;
-      const repeated = failedSteps
-        .slice(0, left)
-        .findLast((earlier) => earlier.text === step.text && earlier.agent === step.agent);
-      divergence = {
-        failedStep: failed.steps[left]!.index,
-        passedStep: null,
-        kind: 'inserted',
-        agent: failed.steps[left]!.agent,
-        aspects: [],
-        detail: repeated
-          ? `a step the passing run does not have: it repeats step ${repeated.index}`
-          : 'a step the passing run does not have',
-        failed: quoteLine(step.lines[0] ?? ''),
-        passed: '',
-      };
+      if (divergence || empty(failedSteps[left]!)) return;
+      divergence = insertedDivergence(failed, failedSteps, left);
       return;
     }
     counts.missing += 1;
     pairs.push({ failed: null, passed: passed.steps[right!]!.index, status: 'missing' });
-    const step = passedSteps[right!]!;
-    if (divergence || empty(step) || failed.steps.length === 0) return;
-    const standing = nextFailed(at);
-    const passedStep = passed.steps[right!]!;
-    divergence = {
-      failedStep: failed.steps[standing]!.index,
-      passedStep: passedStep.index,
-      kind: 'missing',
-      agent: failed.steps[standing]!.agent,
-      aspects: step.calls.length > 0 ? ['tool calls'] : [],
-      detail: `the passing run's step ${passedStep.index} (${passedStep.agent}) has no counterpart here${step.calls.length > 0 ? `: its tool call ${step.calls[0]} is not made` : ''}`,
-      failed: quoteLine(failedSteps[standing]!.lines[0] ?? ''),
-      passed: quoteLine(step.lines[0] ?? ''),
-    };
+    if (divergence || empty(passedSteps[right!]!) || failed.steps.length === 0) return;
+    divergence = missingDivergence(
+      { trace: failed, steps: failedSteps, at: nextFailed(at) },
+      { trace: passed, steps: passedSteps, at: right! },
+    );
   });
 
   return {
