@@ -56,21 +56,9 @@ function cell(step: Step | undefined, side: 'failed' | 'passed'): HTMLElement {
   );
 }
 
-/** Renders the diff of `failed` against `passed` into `container`. */
-export function renderDiffView(
-  container: HTMLElement,
-  answer: DiffResponse,
-  failed: Trace,
-  passed: Trace,
-  actions: DiffActions,
-): void {
-  const { diff } = answer;
-  const link = (text: string, path: string) => {
-    const anchor = element('a', { href: path, 'data-route': '' }, text);
-    return anchor;
-  };
-  const divergence = diff.divergence;
-  const summary = divergence
+/** The divergence with both steps quoted, or that there is none. */
+function divergenceSummary(divergence: DiffResponse['diff']['divergence']): HTMLElement {
+  return divergence
     ? element(
         'div',
         { class: 'diff-summary' },
@@ -113,6 +101,23 @@ export function renderDiffView(
         { class: 'verdict diff-summary' },
         'No divergence: the failed run does not differ in substance from the passing one.',
       );
+}
+
+/** Renders the diff of `failed` against `passed` into `container`. */
+export function renderDiffView(
+  container: HTMLElement,
+  answer: DiffResponse,
+  failed: Trace,
+  passed: Trace,
+  actions: DiffActions,
+): void {
+  const { diff } = answer;
+  const link = (text: string, path: string) => {
+    const anchor = element('a', { href: path, 'data-route': '' }, text);
+    return anchor;
+  };
+  const divergence = diff.divergence;
+  const summary = divergenceSummary(divergence);
   const swap = element('button', { type: 'button' }, 'Swap runs');
   swap.addEventListener('click', () => actions.navigate(diffPath(diff.passed.id, diff.failed.id)));
   const { counts } = diff;
