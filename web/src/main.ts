@@ -5,20 +5,22 @@
  */
 import { api, type Analysis, type LabelMatch, type Trace } from './api.js';
 import { agentPalette } from './colours.js';
-import {
-  callText,
-  filterConversation,
-  markStep,
-  renderConversation,
-  type ConversationView,
-} from './conversation.js';
-import { compareControl, renderDiffView } from './diff.js';
+import { filterConversation, markStep, renderConversation } from './conversation.js';
+import { compareControl } from './diff.js';
 import { element } from './dom.js';
-import { renderEvaluations } from './evaluations.js';
 import { evidenceLines, rangesOf, setHighlight } from './highlights.js';
-import { renderHistory } from './history.js';
-import { renderRuns } from './runs.js';
-import { renderTimeline, type TimelineMark, type TimelineView } from './timeline.js';
+import { listenForKeys } from './keys.js';
+import { search, timelineMarks, type OpenTrace } from './open-trace.js';
+import { listenForRoutes, parseRoute, switchTab, type Route } from './routes.js';
+import {
+  fillChoices,
+  listenForUploads,
+  loadedText,
+  renderStart,
+  uploadFiles,
+} from './start-view.js';
+import { showTab } from './tabs.js';
+import { renderTimeline } from './timeline.js';
 import { renderVerdict } from './verdict.js';
 import { forPage } from './wording.js';
 import './style.css';
@@ -38,22 +40,6 @@ const agentFilter = byId<HTMLSelectElement>('agent-filter');
 const searchInput = byId<HTMLInputElement>('search');
 const searchCount = byId<HTMLSpanElement>('search-count');
 
-/** The trace on screen and what the reader is doing with it. */
-interface OpenTrace {
-  id: string;
-  trace: Trace;
-  view: ConversationView;
-  timeline: TimelineView;
-  analysis: Analysis | null;
-  /** How the analysis compares with the trace's label. */
-  match: LabelMatch | null;
-  /** Every analysis of this trace, newest first (compare). */
-  siblings: Analysis[];
-  cursor: number | null;
-  /** Steps matching the search, and which of them the reader is at. */
-  matches: number[];
-  searchAt: number;
-}
 let current: OpenTrace | undefined;
 
 const message = (error: unknown) => forPage(error instanceof Error ? error.message : String(error));
@@ -65,33 +51,6 @@ function say(text: string, kind: 'info' | 'error' = 'info'): void {
 
 // ---------------------------------------------------------------- routes
 
-type Route =
-  | { tab: 'analyse'; traceId?: string; analysisId?: string }
-  | { tab: 'history' }
-  | { tab: 'runs' }
-  | { tab: 'evaluations'; id?: string }
-  | { tab: 'diff'; failed: string; passed: string };
-
-function parseRoute(path: string): Route {
-  const [pathname = '', search = ''] = path.split('?');
-  const [, first, second] = pathname.split('/').map(decodeURIComponent);
-  if (first === 'diff') {
-    const parameters = new URLSearchParams(search);
-    return {
-      tab: 'diff',
-      failed: parameters.get('failed') ?? '',
-      passed: parameters.get('passed') ?? '',
-    };
-  }
-  if (first === 'traces' && second) return { tab: 'analyse', traceId: second };
-  if (first === 'analyses' && second) return { tab: 'analyse', analysisId: second };
-  if (first === 'history') return { tab: 'history' };
-  if (first === 'runs') return { tab: 'runs' };
-  if (first === 'evaluations')
-    return second ? { tab: 'evaluations', id: second } : { tab: 'evaluations' };
-  return { tab: 'analyse' };
-}
-
 /** Goes to `path` (a new history entry unless `replace`) and shows it. */
 async function navigate(path: string, replace = false): Promise<void> {
   if (path !== location.pathname + location.search) {
@@ -101,29 +60,18 @@ async function navigate(path: string, replace = false): Promise<void> {
   await show(parseRoute(path));
 }
 
-function switchTab(name: Route['tab']): void {
-  for (const link of document.querySelectorAll<HTMLAnchorElement>('nav a')) {
-    const active = link.dataset.tab === name;
-    link.classList.toggle('active', active);
-    if (active) link.setAttribute('aria-current', 'page');
-    else link.removeAttribute('aria-current');
-  }
-  for (const section of document.querySelectorAll<HTMLElement>('.tab'))
-    section.hidden = section.id !== `tab-${name}`;
-}
-
 async function show(route: Route): Promise<void> {
   switchTab(route.tab);
   try {
-    if (route.tab === 'history') return await showHistory();
-    if (route.tab === 'runs')
-      return await renderRuns(byId('runs'), {
-        navigate: (path) => void navigate(path),
-        load: (page) => api.runs(page),
-        blame: () => api.blame(),
+    if (route.tab !== 'analyse')
+      return await showTab(route, {
+        navigate,
+        removed: (id) => {
+          if (current?.id === id) clearAnalyse();
+        },
+        say,
+        message,
       });
-    if (route.tab === 'evaluations') return await showEvaluations(route.id);
-    if (route.tab === 'diff') return await showDiff(route.failed, route.passed);
     if (route.analysisId) {
       const { analysis, match } = await api.analysis(route.analysisId);
       await openTrace(analysis.traceId);
@@ -161,36 +109,14 @@ function clearAnalyse(): void {
 async function showStart(): Promise<void> {
   clearAnalyse();
   const { examples } = await api.examples();
-  const list = element('ul', { class: 'examples' });
-  for (const example of examples) {
-    const button = element('button', { type: 'button' }, example.title);
-    button.addEventListener('click', () => {
-      say(`Loading ${example.title}…`);
-      void api
-        .loadExample(example.name)
-        .then(({ traces }) => navigate(`/traces/${traces[0]!.id}`))
-        .then(() => say(`Loaded ${example.title}. Press Attribute.`))
-        .catch((error: unknown) => say(message(error), 'error'));
-    });
-    list.append(element('li', {}, button, element('span', { class: 'meta' }, example.description)));
-  }
-  resultPanel.append(
-    element('h2', {}, 'Attribution'),
-    element(
-      'p',
-      { class: 'meta' },
-      'Load a run that went wrong, then press Attribute: faultline names the agent and the step that caused the failure, and what kind of failure it was.',
-    ),
-  );
-  conversation.append(
-    element('h2', {}, 'Start with an example'),
-    element(
-      'p',
-      { class: 'meta' },
-      'Or drop your own run (any supported format, several files at once, AG2 logs.db included).',
-    ),
-    list,
-  );
+  renderStart(conversation, resultPanel, examples, (example) => {
+    say(`Loading ${example.title}…`);
+    void api
+      .loadExample(example.name)
+      .then(({ traces }) => navigate(`/traces/${traces[0]!.id}`))
+      .then(() => say(`Loaded ${example.title}. Press Attribute.`))
+      .catch((error: unknown) => say(message(error), 'error'));
+  });
   say('Load a trace to begin.');
 }
 
@@ -259,37 +185,6 @@ function renderPanel(): void {
   open.timeline.setMarks(timelineMarks(open));
 }
 
-function timelineMarks(open: OpenTrace): TimelineMark[] {
-  const marks: TimelineMark[] = [];
-  for (const other of open.siblings)
-    if (other.id !== open.analysis?.id && other.result.step !== null)
-      marks.push({
-        step: other.result.step,
-        kind: 'other',
-        title: `${other.method}: ${other.result.agent} at step ${other.result.step}`,
-        text: other.method.slice(0, 1).toUpperCase(),
-      });
-  const result = open.analysis?.result;
-  for (const candidate of result?.candidates ?? [])
-    if (candidate.step !== result?.step)
-      marks.push({
-        step: candidate.step,
-        kind: 'candidate',
-        title: `candidate: step ${candidate.step}, ${candidate.agent}`,
-      });
-  const label = open.trace.labels?.step;
-  if (label !== undefined)
-    marks.push({ step: label, kind: 'label', title: `label: step ${label}`, text: 'L' });
-  if (result?.step !== null && result?.step !== undefined)
-    marks.push({
-      step: result.step,
-      kind: 'verdict',
-      title: `verdict: step ${result.step}, ${result.agent}`,
-      text: 'V',
-    });
-  return marks;
-}
-
 /** Brings `step` into view and makes it the reader's position; the verdict keeps its mark. */
 function openStep(step: number): void {
   if (!current) return;
@@ -333,17 +228,7 @@ async function teach(label: { agent: string; step: number } | null): Promise<voi
 
 async function uploadAll(files: { body: string | Blob; name: string }[]): Promise<void> {
   say(files.length === 1 ? `Reading ${files[0]!.name}…` : `Reading ${files.length} files…`);
-  const loaded: { id: string; name: string; steps: number }[] = [];
-  const failed: string[] = [];
-  for (const file of files) {
-    try {
-      const { traces, skipped } = await api.upload(file.body, file.name, formatSelect.value);
-      loaded.push(...traces);
-      failed.push(...skipped);
-    } catch (error) {
-      failed.push(message(error));
-    }
-  }
+  const { loaded, failed } = await uploadFiles(files, formatSelect.value, message);
   if (loaded.length === 0) {
     clearAnalyse();
     history.replaceState(null, '', '/');
@@ -351,14 +236,7 @@ async function uploadAll(files: { body: string | Blob; name: string }[]): Promis
     return;
   }
   await navigate(`/traces/${loaded[0]!.id}`);
-  const first = loaded[0]!;
-  const more =
-    loaded.length > 1 ? ` (${loaded.length} traces loaded: see History for the others)` : '';
-  const problems = failed.length > 0 ? ` Not loaded: ${failed.join(' · ')}` : '';
-  say(
-    `Loaded ${first.name}: ${first.steps} steps${more}.${problems}`,
-    failed.length > 0 ? 'error' : 'info',
-  );
+  say(loadedText(loaded, failed), failed.length > 0 ? 'error' : 'info');
 }
 
 async function analyse(): Promise<void> {
@@ -405,26 +283,7 @@ function applyFilter(): void {
 function runSearch(): void {
   if (!current) return;
   const open = current;
-  const needle = searchInput.value.trim().toLowerCase();
-  open.matches = needle
-    ? open.trace.steps
-        .filter((step) => !open.view.nodes.get(step.index)?.hidden)
-        .filter((step) =>
-          [step.agent, step.content, ...(step.toolCalls ?? []).map(callText)]
-            .join('\n')
-            .toLowerCase()
-            .includes(needle),
-        )
-        .map((step) => step.index)
-    : [];
-  open.searchAt = -1;
-  const ranges: Range[] = [];
-  for (const step of open.matches.slice(0, 300))
-    ranges.push(...rangesOf(open.view.nodes.get(step)!, needle, 20));
-  setHighlight('search', ranges);
-  searchCount.textContent = needle
-    ? `${open.matches.length} step${open.matches.length === 1 ? '' : 's'}`
-    : '';
+  searchCount.textContent = search(open, searchInput.value.trim().toLowerCase());
 }
 
 function stepSearch(direction: 1 | -1): void {
@@ -433,95 +292,6 @@ function stepSearch(direction: 1 | -1): void {
   open.searchAt = (open.searchAt + direction + open.matches.length) % open.matches.length;
   openStep(open.matches[open.searchAt]!);
   searchCount.textContent = `${open.searchAt + 1} of ${open.matches.length}`;
-}
-
-/** The next (or previous) of `steps` after the reader's position, wrapping around. */
-function nextOf(steps: readonly number[], direction: 1 | -1): number | undefined {
-  if (steps.length === 0) return undefined;
-  const from = current?.cursor ?? -1;
-  if (direction === 1) return steps.find((step) => step > from) ?? steps[0];
-  return [...steps].reverse().find((step) => step < from) ?? steps[steps.length - 1];
-}
-
-function onKey(event: KeyboardEvent): void {
-  const target = event.target as HTMLElement;
-  if (event.key === 'Escape' && target.matches('input, textarea, select')) {
-    target.blur();
-    return;
-  }
-  if (event.ctrlKey || event.metaKey || event.altKey) return;
-  if (target.matches('input, textarea, select, [contenteditable]')) return;
-  if (event.key === '?') {
-    byId('shortcuts').hidden = !byId('shortcuts').hidden;
-    return;
-  }
-  const open = current;
-  if (!open || byId('tab-analyse').hidden) return;
-  const visible = open.trace.steps
-    .map((step) => step.index)
-    .filter((index) => !open.view.nodes.get(index)?.hidden);
-  const go = (step: number | null | undefined) => {
-    if (step === null || step === undefined) return;
-    event.preventDefault();
-    openStep(step);
-  };
-  switch (event.key) {
-    case 'j':
-      return go(nextOf(visible, 1));
-    case 'k':
-      return go(nextOf(visible, -1));
-    case 'n':
-      return go(nextOf(open.view.errors, 1));
-    case 'p':
-      return go(nextOf(open.view.errors, -1));
-    case 'v':
-      return go(open.analysis?.result.step);
-    case 'l':
-      return go(open.trace.labels?.step);
-    case '/':
-      event.preventDefault();
-      searchInput.focus();
-      return;
-  }
-}
-
-// ---------------------------------------------------------------- history and evaluations
-
-async function showHistory(): Promise<void> {
-  await renderHistory(byId('history'), {
-    navigate: (path) => void navigate(path),
-    remove: async (id) => {
-      await api.remove(id);
-      if (current?.id === id) clearAnalyse();
-    },
-    load: (page) => api.history(page),
-  });
-}
-
-async function showDiff(failed: string, passed: string): Promise<void> {
-  const container = byId<HTMLDivElement>('diff');
-  container.replaceChildren(element('p', { class: 'meta' }, 'Aligning the runs…'));
-  const [answer, failedTrace, passedTrace] = await Promise.all([
-    api.diff(failed, passed),
-    api.trace(failed),
-    api.trace(passed),
-  ]);
-  renderDiffView(container, answer, failedTrace.trace, passedTrace.trace, {
-    navigate: (path) => void navigate(path),
-  });
-}
-
-async function showEvaluations(id?: string): Promise<void> {
-  await renderEvaluations(byId<HTMLDivElement>('evaluations'), id, {
-    navigate,
-    open: async (evaluationId, index) => {
-      const { analysis } = await api.openRecord(evaluationId, index).catch((error: unknown) => {
-        throw new Error(message(error));
-      });
-      await navigate(`/analyses/${analysis.id}`);
-      say(`Opened ${analysis.traceName ?? 'the trace'} from the evaluation.`);
-    },
-  });
 }
 
 // ---------------------------------------------------------------- start
@@ -533,29 +303,7 @@ async function start(): Promise<void> {
     modelRow.hidden = methodSelect.value === 'offline' || methodSelect.value === 'first-agent';
   });
   runButton.addEventListener('click', () => void analyse());
-  byId('load').addEventListener('click', () => {
-    const text = byId<HTMLTextAreaElement>('paste').value;
-    if (text.trim()) void uploadAll([{ body: text, name: 'pasted trace' }]);
-    else say('Paste a trace first.', 'error');
-  });
-  const takeFiles = (files: FileList | null | undefined) => {
-    const list = [...(files ?? [])].map((file) => ({ body: file as Blob, name: file.name }));
-    if (list.length > 0) void uploadAll(list);
-  };
-  byId<HTMLInputElement>('file').addEventListener('change', (event) =>
-    takeFiles((event.target as HTMLInputElement).files),
-  );
-  const drop = byId('drop');
-  drop.addEventListener('dragover', (event) => {
-    event.preventDefault();
-    drop.classList.add('over');
-  });
-  drop.addEventListener('dragleave', () => drop.classList.remove('over'));
-  drop.addEventListener('drop', (event) => {
-    event.preventDefault();
-    drop.classList.remove('over');
-    takeFiles(event.dataTransfer?.files);
-  });
+  listenForUploads(byId, (files) => void uploadAll(files), say);
   agentFilter.addEventListener('change', applyFilter);
   searchInput.addEventListener('input', runSearch);
   searchInput.addEventListener('keydown', (event) => {
@@ -566,34 +314,17 @@ async function start(): Promise<void> {
   byId('shortcuts-help').addEventListener('click', () => {
     byId('shortcuts').hidden = !byId('shortcuts').hidden;
   });
-  document.addEventListener('keydown', onKey);
+  listenForKeys({ open: () => current, openStep, searchInput });
   // The skip link moves focus itself: a fragment change would be taken for a new route.
   document.querySelector('a.skip')!.addEventListener('click', (event) => {
     event.preventDefault();
     resultPanel.focus();
   });
-  document.addEventListener('click', (event) => {
-    const link = (event.target as HTMLElement).closest<HTMLAnchorElement>('a[data-route]');
-    if (!link || event.ctrlKey || event.metaKey || event.shiftKey) return;
-    event.preventDefault();
-    const url = new URL(link.href);
-    void navigate(url.pathname + url.search);
-  });
-  window.addEventListener(
-    'popstate',
-    () => void show(parseRoute(location.pathname + location.search)),
+  listenForRoutes(
+    (path) => void navigate(path),
+    (path) => void show(parseRoute(path)),
   );
-  const { methods, formats } = await api.methods();
-  // A method that compares with a passing run (diverge) is not offered for one run alone: the
-  // diff view ("Compare with…") is where two runs meet.
-  for (const method of methods.filter((entry) => !entry.needsReference))
-    methodSelect.append(
-      element('option', { value: method.name, title: method.description }, method.name),
-    );
-  for (const format of formats)
-    formatSelect.append(
-      element('option', { value: format.name, title: format.description }, format.name),
-    );
+  fillChoices(methodSelect, formatSelect, await api.methods());
   await show(parseRoute(location.pathname + location.search));
 }
 

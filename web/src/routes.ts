@@ -1,0 +1,60 @@
+/** The page's routes: every trace, analysis, evaluation and diff has its own URL. */
+
+/** What a path shows. */
+export type Route =
+  | { tab: 'analyse'; traceId?: string; analysisId?: string }
+  | { tab: 'history' }
+  | { tab: 'runs' }
+  | { tab: 'evaluations'; id?: string }
+  | { tab: 'diff'; failed: string; passed: string };
+
+/** The route of a path (with its query); anything unknown is the start page. */
+export function parseRoute(path: string): Route {
+  const [pathname = '', search = ''] = path.split('?');
+  const [, first, second] = pathname.split('/').map(decodeURIComponent);
+  if (first === 'diff') {
+    const parameters = new URLSearchParams(search);
+    return {
+      tab: 'diff',
+      failed: parameters.get('failed') ?? '',
+      passed: parameters.get('passed') ?? '',
+    };
+  }
+  if (first === 'traces' && second) return { tab: 'analyse', traceId: second };
+  if (first === 'analyses' && second) return { tab: 'analyse', analysisId: second };
+  if (first === 'history') return { tab: 'history' };
+  if (first === 'runs') return { tab: 'runs' };
+  if (first === 'evaluations')
+    return second ? { tab: 'evaluations', id: second } : { tab: 'evaluations' };
+  return { tab: 'analyse' };
+}
+
+/** Shows tab `name` and marks its link as the current page. */
+export function switchTab(name: Route['tab']): void {
+  for (const link of document.querySelectorAll<HTMLAnchorElement>('nav a')) {
+    const active = link.dataset.tab === name;
+    link.classList.toggle('active', active);
+    if (active) link.setAttribute('aria-current', 'page');
+    else link.removeAttribute('aria-current');
+  }
+  for (const section of document.querySelectorAll<HTMLElement>('.tab'))
+    section.hidden = section.id !== `tab-${name}`;
+}
+
+/**
+ * Follows links marked `data-route` without a reload (a plain click only), and shows the route
+ * of a history entry the reader goes back or forward to.
+ */
+export function listenForRoutes(
+  navigate: (path: string) => void,
+  showPath: (path: string) => void,
+): void {
+  document.addEventListener('click', (event) => {
+    const link = (event.target as HTMLElement).closest<HTMLAnchorElement>('a[data-route]');
+    if (!link || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    event.preventDefault();
+    const url = new URL(link.href);
+    navigate(url.pathname + url.search);
+  });
+  window.addEventListener('popstate', () => showPath(location.pathname + location.search));
+}
