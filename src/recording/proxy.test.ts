@@ -13,7 +13,12 @@ import { generateText, jsonSchema, streamText, tool } from 'ai';
 import OpenAI from 'openai';
 import { startHarness, type Harness } from '../../test/recording-harness.js';
 import { ROOT } from '../../test/paths.js';
-import { lastUserText, type WireAnswer, type WireRequest } from '../../test/wire-server.js';
+import {
+  lastUserText,
+  startWireServer,
+  type WireAnswer,
+  type WireRequest,
+} from '../../test/wire-server.js';
 import { getMethod } from '../attribution/registry.js';
 import { Repository } from '../store/repository.js';
 import type { Trace } from '../trace/model.js';
@@ -547,6 +552,52 @@ describe('the key and the browser', () => {
     } finally {
       if (previous === undefined) delete process.env.OPENAI_API_KEY;
       else process.env.OPENAI_API_KEY = previous;
+    }
+  });
+
+  test('unrecorded Anthropic paths go to the Anthropic upstream with the Anthropic key only', async () => {
+    const saved = { openai: process.env.OPENAI_API_KEY, anthropic: process.env.ANTHROPIC_API_KEY };
+    process.env.OPENAI_API_KEY = 'sk-openai-env';
+    process.env.ANTHROPIC_API_KEY = 'sk-ant-env';
+    const anthropic = await startWireServer();
+    try {
+      harness = await startHarness(undefined, { anthropicUpstream: anthropic.origin });
+      const counted = await rawRequest(`${harness.proxy.url}/v1/messages/count_tokens`, {
+        headers: { 'content-type': 'application/json', 'anthropic-version': '2023-06-01' },
+        body: JSON.stringify({ model: 'claude', messages: [] }),
+      });
+      assert.equal(counted.status, 200);
+      const listed = await rawRequest(`${harness.proxy.url}/v1/models`, {
+        method: 'GET',
+        headers: { 'x-api-key': 'sk-ant-client', 'anthropic-version': '2023-06-01' },
+      });
+      assert.equal(listed.status, 200);
+      const openai = await rawRequest(`${harness.proxy.url}/v1/models`, { method: 'GET' });
+      assert.equal(openai.status, 200);
+      assert.deepEqual(
+        anthropic.requests.map((r) => [r.path, r.headers['x-api-key'], r.headers.authorization]),
+        [
+          ['/v1/messages/count_tokens', 'sk-ant-env', undefined],
+          ['/v1/models', 'sk-ant-client', undefined],
+        ],
+      );
+      assert.deepEqual(
+        harness.upstream.requests.map((r) => [
+          r.path,
+          r.headers['x-api-key'],
+          r.headers.authorization,
+        ]),
+        [['/v1/models', undefined, 'Bearer sk-openai-env']],
+      );
+    } finally {
+      await anthropic.close();
+      for (const [name, value] of [
+        ['OPENAI_API_KEY', saved.openai],
+        ['ANTHROPIC_API_KEY', saved.anthropic],
+      ] as const) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
     }
   });
 

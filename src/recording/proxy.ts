@@ -1,7 +1,8 @@
 /**
  * The recording proxy: a local HTTP server that forwards OpenAI Chat Completions, the OpenAI
  * Responses API and Anthropic Messages to an upstream, unchanged for the client, and records every
- * call as a step of a run (recorder.ts). Any other path is forwarded without being recorded. In
+ * call as a step of a run (recorder.ts). Any other path is forwarded without being recorded, to the
+ * Anthropic upstream when it carries Anthropic's headers or a `/messages` path. In
  * replay, a responder may answer a call itself (from the recording, or with a fix) instead.
  *
  * It listens on 127.0.0.1 by default; guard.ts decides who may use it (no other site's page).
@@ -82,7 +83,7 @@ export interface Injector {
 
 /** Settings of the proxy. */
 export interface ProxyOptions {
-  /** Where OpenAI calls (and any path the proxy does not record) go, e.g. https://api.openai.com/v1. */
+  /** Where OpenAI calls (and other paths without Anthropic's headers) go, e.g. https://api.openai.com/v1. */
   upstream: string;
   /** Where Anthropic Messages calls go (default: `upstream`). */
   anthropicUpstream?: string;
@@ -142,6 +143,17 @@ function sendJson(response: ServerResponse, status: number, body: unknown): void
   response.end(text);
 }
 
+/**
+ * The provider a request the proxy does not record is meant for: Anthropic when it carries
+ * Anthropic's headers (`anthropic-version`, `x-api-key`) or a `/messages` path, else OpenAI.
+ */
+function providerOf(request: IncomingMessage, path: string): 'openai' | 'anthropic' {
+  const headers = request.headers;
+  if (headers['anthropic-version'] !== undefined || headers['x-api-key'] !== undefined)
+    return 'anthropic';
+  return /\/messages(\/|$)/.test(path) ? 'anthropic' : 'openai';
+}
+
 /** Reads a request body, or undefined when it is larger than `limit` (the request is then answered). */
 async function readBody(request: IncomingMessage, limit: number): Promise<Buffer | undefined> {
   const chunks: Buffer[] = [];
@@ -169,18 +181,23 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const bound: { port?: number } = {};
   const refusal = proxyGuard(host, options.token, () => bound.port);
 
-  /** Forwards a request the proxy does not record (a model list, embeddings). */
+  /**
+   * Forwards a request the proxy does not record (a model list, embeddings, Anthropic's token
+   * count) to its provider's upstream, with that provider's key rules.
+   */
   async function forwardOnly(
     request: IncomingMessage,
     response: ServerResponse,
     body: Buffer,
     url: URL,
   ) {
-    const target = upstreamUrl(upstream, url.pathname, url.search);
+    const provider = providerOf(request, url.pathname);
+    const base = provider === 'anthropic' ? anthropicUpstream : upstream;
+    const target = upstreamUrl(base, url.pathname, url.search);
     const sent = sendUpstream(
       target,
       request.method ?? 'GET',
-      upstreamHeaders(request.headers, 'openai', body.byteLength),
+      upstreamHeaders(request.headers, provider, body.byteLength),
       body,
     );
     response.on('close', () => {
@@ -192,7 +209,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     } catch (error) {
       sendJson(response, 502, {
         error: {
-          message: `faultline proxy: the upstream ${upstream.origin} could not be reached (${transportReason(error)})`,
+          message: `faultline proxy: the upstream ${base.origin} could not be reached (${transportReason(error)})`,
           type: 'upstream_unreachable',
         },
       });
