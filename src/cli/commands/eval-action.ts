@@ -9,7 +9,7 @@ import { databasePath, faultlineHome } from '../../config.js';
 import { openDatabase } from '../../store/database.js';
 import { Repository } from '../../store/repository.js';
 import { UserError } from '../../errors.js';
-import { isLlmMethod, namesModes } from '../../attribution/llm/catalog.js';
+import { isLlmMethod, namesModes, type LlmOptions } from '../../attribution/llm/catalog.js';
 import { renderHtmlReport } from '../../eval/report-html.js';
 import { renderMarkdownReport, terminalReport } from '../../eval/report-markdown.js';
 import { HELD_OUT_METHODS } from '../../eval/constants.js';
@@ -20,7 +20,7 @@ import { isLabelled } from '../../attribution/offline/features/inputs.js';
 import { labelledModes } from '../../attribution/offline/modes/mode-model.js';
 import { ResultStore } from '../../eval/result-store.js';
 import { methodLabel } from '../../eval/method-label.js';
-import { summariseEvaluation } from '../../eval/summary.js';
+import { summariseEvaluation, type EvalSummary } from '../../eval/summary.js';
 import { summariseInjected } from '../../eval/injected.js';
 import { shownPaths } from '../../trace/load.js';
 import type { Trace } from '../../trace/model.js';
@@ -70,14 +70,7 @@ export async function runEvalCommand(
     .map((name) => name.trim())
     .filter(Boolean);
   const llm = llmOptionsOf(flags);
-  if (flags.model && !methods.some(isLlmMethod))
-    throw new UserError(
-      `--model names the model of an LLM method, and none of ${methods.join(', ')} uses one; add an LLM method (all-at-once, step-by-step, binary-search, hybrid) to --method, or drop --model`,
-    );
-  if (llm.prompts === 'paper' && !methods.some(isLlmMethod))
-    throw new UserError(
-      `--prompts paper gives LLM methods the Who&When paper's prompts, and none of ${methods.join(', ')} sends any; add all-at-once, step-by-step or binary-search to --method, or drop --prompts`,
-    );
+  checkLlmFlags(methods, flags, llm);
   const concurrency = wholeNumber(flags.concurrency, '--concurrency', 1);
   const plan = foldPlanOf(flags);
   // Unknown methods, a missing --model or a missing key fail here, before any trace is read.
@@ -147,22 +140,43 @@ export async function runEvalCommand(
   };
   process.stdout.write(terminalReport(summary));
   process.stderr.write(`results stored in ${store.file}\n`);
-  try {
-    // Kept in the database too, so `faultline launch` can show it.
-    const db = openDatabase(databasePath());
-    new Repository(db).saveEvaluation(
-      `${methods.join(', ')} on ${shownPaths(paths)}`,
-      methods,
-      traces.length,
-      summary,
+  saveForPage(`${methods.join(', ')} on ${shownPaths(paths)}`, methods, traces.length, summary);
+  await writeReports(flags.out ?? [], summary, traces);
+  exit(finishBatch(outcome));
+}
+
+/** --model and --prompts paper concern LLM methods only: refused when --method names none. */
+function checkLlmFlags(methods: string[], flags: EvalFlags, llm: LlmOptions): void {
+  if (flags.model && !methods.some(isLlmMethod))
+    throw new UserError(
+      `--model names the model of an LLM method, and none of ${methods.join(', ')} uses one; add an LLM method (all-at-once, step-by-step, binary-search, hybrid) to --method, or drop --model`,
     );
+  if (llm.prompts === 'paper' && !methods.some(isLlmMethod))
+    throw new UserError(
+      `--prompts paper gives LLM methods the Who&When paper's prompts, and none of ${methods.join(', ')} sends any; add all-at-once, step-by-step or binary-search to --method, or drop --prompts`,
+    );
+}
+
+/** Keeps the evaluation in the database too, so `faultline launch` can show it (a warning if not). */
+function saveForPage(title: string, methods: string[], traces: number, summary: EvalSummary): void {
+  try {
+    const db = openDatabase(databasePath());
+    new Repository(db).saveEvaluation(title, methods, traces, summary);
     db.close();
   } catch (error) {
     process.stderr.write(
       `faultline: warning: the evaluation was not saved for the web page (${error instanceof Error ? error.message : String(error)})\n`,
     );
   }
-  for (const file of flags.out ?? []) {
+}
+
+/** Writes each --out report, its kind by its extension. */
+async function writeReports(
+  files: readonly string[],
+  summary: EvalSummary,
+  traces: readonly Trace[],
+): Promise<void> {
+  for (const file of files) {
     const kind = extname(file).toLowerCase();
     const text =
       kind === '.html'
@@ -178,5 +192,4 @@ export async function runEvalCommand(
     });
     process.stderr.write(`wrote ${file}\n`);
   }
-  exit(finishBatch(outcome));
 }
