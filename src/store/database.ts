@@ -56,6 +56,10 @@ const MIGRATIONS: string[] = [
      created_at TEXT NOT NULL,
      updated_at TEXT NOT NULL
    );`,
+  // The file's labels beside the trace, so that History, its filter and a label check read a
+  // small column rather than have SQLite parse every stored trace (tens of MB each, at worst).
+  `ALTER TABLE traces ADD COLUMN labels_json TEXT;
+   UPDATE traces SET labels_json = json_extract(trace_json, '$.labels');`,
 ];
 
 /** Opens (creating if needed) the database at `file` and brings its schema up to date. */

@@ -59,7 +59,7 @@ function labelOf(
   return fileLabels;
 }
 
-/** The file's labels as SQLite's json_extract returns them (null when there are none). */
+/** The file's labels as stored beside the trace (null when there are none). */
 const fileLabelsOf = (json: string | null) =>
   json ? ((JSON.parse(json) as TraceLabels | null) ?? undefined) : undefined;
 
@@ -106,7 +106,7 @@ export class Repository {
     };
     this.db
       .prepare(
-        'INSERT INTO traces (id, content_hash, name, format, steps, trace_json, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+        'INSERT INTO traces (id, content_hash, name, format, steps, trace_json, labels_json, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
       )
       .run(
         summary.id,
@@ -115,6 +115,7 @@ export class Repository {
         summary.format,
         summary.steps,
         JSON.stringify(trace),
+        trace.labels ? JSON.stringify(trace.labels) : null,
         summary.createdAt,
       );
     return summary;
@@ -137,7 +138,7 @@ export class Repository {
             OR instr(lower(coalesce(latest.method, '')), @needle)
             OR instr(lower(coalesce(latest.model, '')), @needle)
             OR instr(lower(coalesce(json_extract(latest.result_json, '$.agent'), '')), @needle)
-            OR instr(lower(coalesce(traces.user_label_json, json_extract(traces.trace_json, '$.labels'), '')), @needle)`
+            OR instr(lower(coalesce(traces.user_label_json, traces.labels_json, '')), @needle)`
       : '';
     const parameters = needle ? { needle } : {};
     const { total } = this.db
@@ -149,7 +150,7 @@ export class Repository {
       .prepare(
         `SELECT traces.id, traces.name, traces.format, traces.steps, traces.created_at,
                 traces.user_label_json,
-                json_extract(traces.trace_json, '$.labels') AS labels_json,
+                traces.labels_json,
                 latest.id AS analysis_id, latest.method, latest.model, latest.result_json
            ${from} ${where}
           ORDER BY traces.created_at DESC, traces.id LIMIT @limit OFFSET @offset`,
@@ -208,24 +209,20 @@ export class Repository {
     return row?.json;
   }
 
-  /** Whether a stored trace has a step with this index (undefined: no such trace), read in SQL. */
+  /**
+   * Whether a stored trace has a step with this index (undefined: no such trace), from its step
+   * count: a canonical trace numbers its steps 0 to n-1.
+   */
   hasStep(id: string, index: number): boolean | undefined {
-    const row = this.db
-      .prepare(
-        `SELECT EXISTS (SELECT 1 FROM json_each(trace_json, '$.steps')
-                         WHERE json_extract(value, '$.index') = ?) AS found
-           FROM traces WHERE id = ?`,
-      )
-      .get(index, id) as { found: number } | undefined;
-    return row ? row.found === 1 : undefined;
+    const row = this.db.prepare('SELECT steps FROM traces WHERE id = ?').get(id) as
+      { steps: number } | undefined;
+    return row ? index >= 0 && index < row.steps : undefined;
   }
 
   /** A trace's labels (the person's mark over the file's), read without parsing the trace. */
   getLabels(id: string): TraceLabels | undefined {
     const row = this.db
-      .prepare(
-        "SELECT json_extract(trace_json, '$.labels') AS labels_json, user_label_json FROM traces WHERE id = ?",
-      )
+      .prepare('SELECT labels_json, user_label_json FROM traces WHERE id = ?')
       .get(id) as { labels_json: string | null; user_label_json: string | null } | undefined;
     return row ? labelOf(fileLabelsOf(row.labels_json), row.user_label_json) : undefined;
   }
@@ -251,7 +248,7 @@ export class Repository {
     const rows = this.db
       .prepare(
         `SELECT id FROM traces
-          WHERE user_label_json IS NOT NULL OR json_extract(trace_json, '$.labels') IS NOT NULL
+          WHERE user_label_json IS NOT NULL OR labels_json IS NOT NULL
           ORDER BY created_at`,
       )
       .all() as Pick<TraceRow, 'id'>[];

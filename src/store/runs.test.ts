@@ -44,7 +44,7 @@ test('an outcome set meanwhile survives the proxy rewriting the run', () => {
   assert.equal(runs.save(run(['one', 'two'], 'success')).outcome, 'success');
   assert.equal(runs.setOutcome('no-such-run', 'failure'), undefined);
   assert.deepEqual(
-    runs.list().map((record) => record.runId),
+    runs.list().items.map((record) => record.runId),
     ['run-1'],
   );
   db.close();

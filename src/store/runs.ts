@@ -88,10 +88,13 @@ export class RunStore {
       const outcome = trace.outcome === 'unknown' && existing ? existing.outcome : trace.outcome;
       const stored = outcome === trace.outcome ? trace : { ...trace, outcome };
       const json = JSON.stringify(stored);
+      const labelsJson = stored.labels ? JSON.stringify(stored.labels) : null;
       if (existing) {
         this.db
-          .prepare('UPDATE traces SET trace_json = ?, steps = ?, content_hash = ? WHERE id = ?')
-          .run(json, stored.steps.length, traceHash(stored), existing.traceId);
+          .prepare(
+            'UPDATE traces SET trace_json = ?, steps = ?, content_hash = ?, labels_json = ? WHERE id = ?',
+          )
+          .run(json, stored.steps.length, traceHash(stored), labelsJson, existing.traceId);
         this.db
           .prepare(
             'UPDATE runs SET outcome = ?, file = coalesce(?, file), updated_at = ? WHERE run_id = ?',
@@ -101,7 +104,7 @@ export class RunStore {
         const traceId = randomUUID();
         this.db
           .prepare(
-            'INSERT INTO traces (id, content_hash, name, format, steps, trace_json, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+            'INSERT INTO traces (id, content_hash, name, format, steps, trace_json, labels_json, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
           )
           .run(
             traceId,
@@ -110,6 +113,7 @@ export class RunStore {
             stored.format,
             stored.steps.length,
             json,
+            labelsJson,
             now,
           );
         this.db
