@@ -7,6 +7,7 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { serverToken } from '../config.js';
 import { UserError } from '../errors.js';
 import {
   crossSiteProblem,
@@ -30,6 +31,15 @@ const sameToken = (left: string, right: string) => {
   const b = Buffer.from(right);
   return a.length === b.length && timingSafeEqual(a, b);
 };
+
+/**
+ * The proxy's token: `--token` always; FAULTLINE_TOKEN only off loopback. That variable is the page
+ * server's token too, and on loopback it would only turn away every framework client.
+ */
+export function proxyToken(host: string, explicit: string | undefined): string | undefined {
+  if (explicit !== undefined) return explicit;
+  return isLoopback(host) ? undefined : serverToken();
+}
 
 /** The first value of a header. */
 export const headerValue = (value: string | string[] | undefined) =>

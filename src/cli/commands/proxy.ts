@@ -5,7 +5,7 @@
  */
 import type { Command } from 'commander';
 import { join } from 'node:path';
-import { databasePath, faultlineHome, serverToken } from '../../config.js';
+import { databasePath, faultlineHome } from '../../config.js';
 import { UserError } from '../../errors.js';
 import { nonNegativeNumber, wholeNumber } from '../flag-values.js';
 
@@ -84,7 +84,7 @@ export function registerProxy(program: Command, exit: (code: number) => void): v
     )
     .option(
       '--token <token>',
-      'off loopback: require this token as x-faultline-token (or set FAULTLINE_TOKEN)',
+      'require this token as x-faultline-token (off loopback, FAULTLINE_TOKEN also sets it)',
     )
     .option('--no-store', 'do not store runs in the database the page reads')
     .option('-q, --quiet', 'no line per call on standard error')
@@ -115,11 +115,13 @@ Examples:
       const runGapMs = nonNegativeNumber(flags.runGap, '--run-gap') * 1000;
       const folder = flags.out ?? defaultRunsFolder();
       // Loaded here: no other command needs the proxy or the database.
-      const [{ startProxy, parseUpstream }, { Recorder }, { shownUpstream }] = await Promise.all([
-        import('../../recording/proxy.js'),
-        import('../../recording/recorder.js'),
-        import('../../recording/forward.js'),
-      ]);
+      const [{ startProxy, parseUpstream }, { Recorder }, { shownUpstream }, { proxyToken }] =
+        await Promise.all([
+          import('../../recording/proxy.js'),
+          import('../../recording/recorder.js'),
+          import('../../recording/forward.js'),
+          import('../../recording/guard.js'),
+        ]);
       const upstream = parseUpstream(flags.upstream);
       const log = (line: string) => {
         if (!flags.quiet) process.stderr.write(`${line}\n`);
@@ -134,7 +136,7 @@ Examples:
         log: (line) => process.stderr.write(`faultline proxy: ${line}\n`),
       });
       injector?.readRunsFrom(recorder);
-      const token = serverToken(flags.token);
+      const token = proxyToken(flags.host, flags.token);
       const proxy = await startProxy({
         upstream: flags.upstream,
         ...(flags.anthropicUpstream ? { anthropicUpstream: flags.anthropicUpstream } : {}),
