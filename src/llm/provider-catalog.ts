@@ -71,6 +71,11 @@ export function providerNames(): string[] {
   return [...PROVIDERS.keys()];
 }
 
+/** Whether the provider's key is a vendor's own (OpenAI, Anthropic, Google), read from its variables. */
+export function hasVendorKey(provider: string): boolean {
+  return (PROVIDERS.get(provider)?.keyVariables.length ?? 0) > 0;
+}
+
 /** Whether the provider enforces JSON schemas on replies. */
 export function supportsStructuredOutput(provider: string): boolean {
   return PROVIDERS.get(provider)?.structuredOutput ?? false;

@@ -497,21 +497,71 @@ describe('HTTP API and model keys', () => {
     });
   }
 
-  it('sends its own key to the endpoint it was launched with, and never returns or stores it', async () => {
+  /** Runs `work` with environment variables set, as a server launched with them has them. */
+  async function withEnvironment(variables: Record<string, string>, work: () => Promise<void>) {
+    const saved = Object.fromEntries(
+      Object.keys(variables).map((name) => [name, process.env[name]]),
+    );
+    Object.assign(process.env, variables);
+    try {
+      await work();
+    } finally {
+      for (const [name, value] of Object.entries(saved))
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+    }
+  }
+
+  it("sends its own key to the vendor's endpoint it was launched with, and never returns or stores it", async () => {
     const server = await startScriptedProvider('openai', [reply]);
     try {
-      const response = await analyseWith(appFor(server.baseUrl), {
-        method: 'all-at-once',
-        model: 'openai:gpt-4o',
+      await withEnvironment({ OPENAI_BASE_URL: server.baseUrl }, async () => {
+        const response = await analyseWith(appFor(), {
+          method: 'all-at-once',
+          model: 'openai:gpt-4o',
+        });
+        const text = await response.text();
+        assert.equal(response.status, 201, text);
+        assert.doesNotMatch(text, new RegExp(secret));
+        assert.equal(server.requests[0]!.headers.authorization, `Bearer ${secret}`);
+        const stored = JSON.stringify(db.prepare('SELECT * FROM analyses').all());
+        assert.doesNotMatch(stored, new RegExp(secret));
       });
-      const text = await response.text();
-      assert.equal(response.status, 201, text);
-      assert.doesNotMatch(text, new RegExp(secret));
-      assert.equal(server.requests[0]!.headers.authorization, `Bearer ${secret}`);
-      const stored = JSON.stringify(db.prepare('SELECT * FROM analyses').all());
-      assert.doesNotMatch(stored, new RegExp(secret));
     } finally {
       await server.close();
+    }
+  });
+
+  it("uses the launch --base-url for models without a vendor key, never for a vendor's key", async () => {
+    const local = await startScriptedProvider('openai', [reply]);
+    const anthropic = await startScriptedProvider('anthropic', [reply]);
+    try {
+      await withEnvironment(
+        {
+          ANTHROPIC_API_KEY: 'sk-ant-server-own',
+          ANTHROPIC_BASE_URL: `${anthropic.baseUrl}`,
+          OPENAI_COMPATIBLE_API_KEY: 'local-key',
+        },
+        async () => {
+          const app = appFor(local.baseUrl);
+          const claude = await analyseWith(app, {
+            method: 'all-at-once',
+            model: 'anthropic:claude-sonnet-4-5',
+          });
+          assert.equal(claude.status, 201, await claude.text());
+          assert.equal(anthropic.requests[0]!.headers['x-api-key'], 'sk-ant-server-own');
+          assert.equal(local.requests.length, 0, 'the Anthropic key never reaches the launch URL');
+          const qwen = await analyseWith(app, {
+            method: 'all-at-once',
+            model: 'openai-compatible:qwen2.5',
+          });
+          assert.equal(qwen.status, 201, await qwen.text());
+          assert.equal(local.requests[0]!.headers.authorization, 'Bearer local-key');
+        },
+      );
+    } finally {
+      await local.close();
+      await anthropic.close();
     }
   });
 

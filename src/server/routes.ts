@@ -6,7 +6,7 @@ import { Hono, type Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { z } from 'zod';
 import { listMethods } from '../attribution/registry.js';
-import { providerNames } from '../llm/provider-catalog.js';
+import { hasVendorKey, providerNames } from '../llm/provider-catalog.js';
 import { PASTED, type HistoryEntry, type Repository } from '../store/repository.js';
 import { listFormats } from '../trace/registry.js';
 import type {
@@ -161,10 +161,13 @@ export function apiRoutes(repository: Repository, options: RouteOptions): Hono {
   api.post('/traces/:id/analyses', async (context) => {
     const traceId = context.req.param('id');
     const request = await validBody(context.req.raw, analysisRequestSchema, 'analysis request');
-    // The server's own keys go only to the endpoints it was launched with; an endpoint chosen in
-    // the request gets the key the request brings, or none.
-    const baseUrl = request.baseUrl ?? options.baseUrl;
-    const chosenHere = request.baseUrl !== undefined && request.baseUrl !== options.baseUrl;
+    // The server's own keys go only to the endpoints it was launched with: a vendor's key to the
+    // vendor's endpoint, the launch --base-url to models without a vendor key (openai-compatible,
+    // ollama). An endpoint chosen in the request gets the key the request brings, or none.
+    const provider = request.model?.split(':')[0];
+    const launchUrl = provider && hasVendorKey(provider) ? undefined : options.baseUrl;
+    const baseUrl = request.baseUrl ?? launchUrl;
+    const chosenHere = request.baseUrl !== undefined && request.baseUrl !== launchUrl;
     const answer = await jobs.run<'analyse'>({
       kind: 'analyse',
       traceId,

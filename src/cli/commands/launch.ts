@@ -70,7 +70,7 @@ export function registerLaunch(program: Command, exit: (code: number) => void): 
     )
     .option(
       '--base-url <url>',
-      "the model endpoint for LLM methods; the server's API keys go only there and to the built-in providers",
+      "the endpoint for openai-compatible and ollama models; the server's OpenAI, Anthropic and Google keys go only to those providers' endpoints",
     )
     .option(
       '--otlp-port <port>',
