@@ -9,7 +9,7 @@ import { DEFAULT_METHOD, getMethod, listMethods } from '../../attribution/regist
 import type { Attribution } from '../../attribution/method.js';
 import { withMinimumConfidence } from '../../attribution/min-confidence.js';
 import { ProviderError, UserError } from '../../errors.js';
-import { isLlmMethod } from '../../attribution/llm/catalog.js';
+import { isLlmMethod, type LlmOptions } from '../../attribution/llm/catalog.js';
 import { NEEDS_REFERENCE } from '../../attribution/diverge/method.js';
 import type { Trace } from '../../trace/model.js';
 import { forEachTrace, finishBatch } from '../batch.js';
@@ -31,6 +31,7 @@ interface AttributeFlags extends LlmFlags {
   ref?: string;
 }
 
+/** Registers `faultline attribute`. */
 export function registerAttribute(program: Command, exit: (code: number) => void): void {
   const command = program
     .command('attribute')
@@ -71,22 +72,7 @@ export function registerAttribute(program: Command, exit: (code: number) => void
     .action(async (paths: string[], flags: AttributeFlags) => {
       const concurrency = wholeNumber(flags.concurrency, '--concurrency', 1);
       const llm = llmOptionsOf(flags);
-      if (flags.model && !isLlmMethod(flags.method))
-        throw new UserError(
-          `--model names the model of an LLM method, and --method ${flags.method} uses none; add --method all-at-once (or step-by-step, binary-search, hybrid), or drop --model`,
-        );
-      if (llm.prompts === 'paper' && !isLlmMethod(flags.method))
-        throw new UserError(
-          `--prompts paper gives an LLM method the Who&When paper's prompts, and --method ${flags.method} sends none; add --method all-at-once (or step-by-step, binary-search), or drop --prompts`,
-        );
-      const needsReference = listMethods().some(
-        (method) => method.name === flags.method && method.needsReference,
-      );
-      if (needsReference && flags.ref === undefined) throw new UserError(NEEDS_REFERENCE);
-      if (!needsReference && flags.ref !== undefined)
-        throw new UserError(
-          `--ref names the passing run that --method diverge compares with, and --method ${flags.method} compares with none; add --method diverge, or drop --ref`,
-        );
+      checkFlags(flags, llm);
       const reference =
         flags.ref === undefined ? undefined : await loadOneRun(flags.ref, flags.format);
       const minConfidence =
@@ -113,18 +99,7 @@ export function registerAttribute(program: Command, exit: (code: number) => void
                 ? new ProviderError(`${file}: ${error.message}`, { cause: error })
                 : error,
             );
-          } else if (flags.json) {
-            // What the log records of the run's outcome, where it records one.
-            const recorded = trace.outcome === 'unknown' ? {} : { outcome: trace.outcome };
-            process.stdout.write(
-              `${JSON.stringify({ trace: file, id: trace.id, ...recorded, ...result })}\n`,
-            );
-          } else {
-            const label = !file.includes(trace.id) ? `${file} (${trace.id})` : file;
-            process.stdout.write(
-              `${printed === 0 ? '' : '\n'}${renderAttribution(label, trace, result!, { allModes: flags.allModes === true })}\n`,
-            );
-          }
+          } else printResult(trace, file, result!, printed === 0, flags);
           printed += 1;
         }
       };
@@ -166,4 +141,46 @@ export function registerAttribute(program: Command, exit: (code: number) => void
       if (summary) process.stdout.write(`\n${summary}\n`);
       exit(Math.max(finishBatch(outcome), providerFailures > 0 ? EXIT.provider : EXIT.ok));
     });
+}
+
+/** --model and --prompts need an LLM method, --ref a method that compares with a passing run. */
+function checkFlags(flags: AttributeFlags, llm: LlmOptions): void {
+  if (flags.model && !isLlmMethod(flags.method))
+    throw new UserError(
+      `--model names the model of an LLM method, and --method ${flags.method} uses none; add --method all-at-once (or step-by-step, binary-search, hybrid), or drop --model`,
+    );
+  if (llm.prompts === 'paper' && !isLlmMethod(flags.method))
+    throw new UserError(
+      `--prompts paper gives an LLM method the Who&When paper's prompts, and --method ${flags.method} sends none; add --method all-at-once (or step-by-step, binary-search), or drop --prompts`,
+    );
+  const needsReference = listMethods().some(
+    (method) => method.name === flags.method && method.needsReference,
+  );
+  if (needsReference && flags.ref === undefined) throw new UserError(NEEDS_REFERENCE);
+  if (!needsReference && flags.ref !== undefined)
+    throw new UserError(
+      `--ref names the passing run that --method diverge compares with, and --method ${flags.method} compares with none; add --method diverge, or drop --ref`,
+    );
+}
+
+/** Prints one trace's result: a JSON line, or the readable verdict (a blank line between). */
+function printResult(
+  trace: Trace,
+  file: string,
+  result: Attribution,
+  first: boolean,
+  flags: AttributeFlags,
+): void {
+  if (flags.json) {
+    // What the log records of the run's outcome, where it records one.
+    const recorded = trace.outcome === 'unknown' ? {} : { outcome: trace.outcome };
+    process.stdout.write(
+      `${JSON.stringify({ trace: file, id: trace.id, ...recorded, ...result })}\n`,
+    );
+  } else {
+    const label = !file.includes(trace.id) ? `${file} (${trace.id})` : file;
+    process.stdout.write(
+      `${first ? '' : '\n'}${renderAttribution(label, trace, result, { allModes: flags.allModes === true })}\n`,
+    );
+  }
 }
