@@ -1,7 +1,8 @@
 /**
  * Verifying an attribution by counterfactual replay: the attribution's candidate steps are
- * replayed in order of score, each with a fix a model writes for it, until one flips the run's
- * outcome or the budget of replays is spent. The first that flips is the verified decisive step.
+ * replayed in its order (the named step first), each with a fix a model writes for it, until one
+ * flips the run's outcome or the budget of replays is spent. The first that flips is the verified
+ * decisive step.
  */
 import type { Attribution, Candidate } from '../attribution/method.js';
 import { UserError } from '../errors.js';
@@ -53,22 +54,21 @@ export interface VerifyOptions extends Omit<ReplayOptions, 'step' | 'fix'> {
 }
 
 /**
- * The candidate steps to replay, best first: the attribution's named step, then its candidates by
- * score, kept to the run's model calls (a tool's output follows from the call before it).
+ * The candidate steps to replay, best first: the attribution's named step, then its candidates in
+ * the attribution's order (the offline method's follow its decoding, not the top score), kept to
+ * the run's model calls (a tool's output follows from the call before it).
  */
 export function candidateSteps(
   attribution: Attribution,
   callSteps: ReadonlySet<number>,
   top: number,
 ): Candidate[] {
-  const ranked = [...(attribution.candidates ?? [])].sort(
-    (left, right) => right.score - left.score,
-  );
-  if (
-    attribution.step !== null &&
-    attribution.agent !== null &&
-    !ranked.some((candidate) => candidate.step === attribution.step)
-  )
+  const listed = attribution.candidates ?? [];
+  const named = listed.find((candidate) => candidate.step === attribution.step);
+  const ranked = named
+    ? [named, ...listed.filter((candidate) => candidate !== named)]
+    : [...listed];
+  if (!named && attribution.step !== null && attribution.agent !== null)
     ranked.unshift({
       step: attribution.step,
       agent: attribution.agent,

@@ -1,0 +1,47 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { Attribution } from '../attribution/method.js';
+import { candidateSteps } from './verify.js';
+
+const attribution = (over: Partial<Attribution>): Attribution => ({
+  agent: 'coder',
+  step: 4,
+  reason: 'the coder ignored the failing test',
+  method: 'offline',
+  ...over,
+});
+
+test("candidates keep the attribution's order, the named step first", () => {
+  // The offline method names step 4 by its decoding rules although step 2 scores higher.
+  const named = attribution({
+    candidates: [
+      { step: 4, agent: 'coder', score: 0.3 },
+      { step: 2, agent: 'planner', score: 0.6 },
+      { step: 6, agent: 'coder', score: 0.1 },
+    ],
+  });
+  const calls = new Set([2, 4, 6]);
+  assert.deepEqual(
+    candidateSteps(named, calls, 3).map((candidate) => candidate.step),
+    [4, 2, 6],
+  );
+  assert.deepEqual(
+    candidateSteps(named, calls, 1).map((candidate) => candidate.step),
+    [4],
+  );
+});
+
+test('a named step missing from the candidates is put first', () => {
+  const missing = attribution({
+    step: 5,
+    confidence: 0.2,
+    candidates: [
+      { step: 2, agent: 'planner', score: 0.6 },
+      { step: 4, agent: 'coder', score: 0.3 },
+    ],
+  });
+  assert.deepEqual(
+    candidateSteps(missing, new Set([2, 4, 5]), 3).map((candidate) => candidate.step),
+    [5, 2, 4],
+  );
+});
