@@ -93,3 +93,40 @@ describe('job pool', () => {
     assert.equal(pool.inFlight, 0);
   });
 });
+
+describe('job pool whose worker cannot start', () => {
+  it('fails the job, waits longer before each new start, and never runs the job on this thread', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'faultline-jobs-broken-'));
+    const db = openDatabase(':memory:');
+    const logged: string[] = [];
+    // A folder where the database file should be: every worker dies opening it.
+    const pool = new JobPool({
+      databaseFile: folder,
+      repository: new Repository(db),
+      workers: 1,
+      log: (line) => logged.push(line),
+    });
+    try {
+      const job = () =>
+        pool.run<'analyse'>({
+          kind: 'analyse',
+          traceId: 'x',
+          request: { method: 'offline', useGroundTruth: true, environmentKey: true },
+        });
+      const first = await job().catch((error: unknown) => error);
+      assert.ok(first instanceof HTTPException);
+      assert.ok([500, 503].includes(first.status), `status ${first.status}`);
+      for (let tries = 0; !logged.some((line) => /next starts in/.test(line)); tries += 1) {
+        assert.ok(tries < 200, 'the restart is logged with its wait');
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      const later = await job().catch((error: unknown) => error);
+      assert.ok(later instanceof HTTPException);
+      assert.ok([500, 503].includes(later.status));
+    } finally {
+      await pool.close();
+      db.close();
+      await rm(folder, { recursive: true, force: true });
+    }
+  });
+});

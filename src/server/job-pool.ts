@@ -63,6 +63,9 @@ interface Pending {
 interface Slot {
   worker: Worker;
   running: Map<number, Pending>;
+  startedAt: number;
+  /** Quick deaths in a row before this worker started. */
+  failures: number;
 }
 
 /** The pool. */
@@ -72,11 +75,15 @@ export class JobPool {
   private pending = 0;
   private nextId = 1;
   private closed = false;
+  /** Jobs run on the calling thread (no database file to give workers, or no workers). */
+  private readonly inline: boolean;
 
   constructor(private readonly options: JobPoolOptions) {
     this.maxPending = options.maxPending ?? 64;
     const { databaseFile } = options;
-    if (databaseFile === undefined || databaseFile === ':memory:') return;
+    this.inline =
+      databaseFile === undefined || databaseFile === ':memory:' || options.workers === 0;
+    if (databaseFile === undefined || this.inline) return;
     const workers = options.workers ?? defaultWorkers();
     for (let index = 0; index < workers; index += 1) this.slots.push(this.startSlot(databaseFile));
   }
@@ -95,8 +102,9 @@ export class JobPool {
       throw busy(`the server is busy with ${this.pending} jobs; try again in a moment`);
     this.pending += 1;
     try {
+      if (this.inline) return (await runJob(this.options.repository, job)) as JobResults[Kind];
       const slot = this.leastBusy();
-      if (!slot) return (await runJob(this.options.repository, job)) as JobResults[Kind];
+      if (!slot) throw busy('no job worker is running (see the server log); try again in a moment');
       return (await this.post(slot, job)) as JobResults[Kind];
     } finally {
       this.pending -= 1;
@@ -127,12 +135,22 @@ export class JobPool {
         job.bytes.byteOffset === 0 &&
         job.bytes.byteLength === job.bytes.buffer.byteLength;
       const transfer = whole ? [job.bytes.buffer as ArrayBuffer] : [];
-      slot.worker.postMessage({ id, job } satisfies JobMessage, transfer);
+      try {
+        slot.worker.postMessage({ id, job } satisfies JobMessage, transfer);
+      } catch (error) {
+        slot.running.delete(id);
+        reject(error);
+      }
     });
   }
 
-  private startSlot(databaseFile: string): Slot {
-    const slot: Slot = { worker: startWorker(databaseFile), running: new Map() };
+  private startSlot(databaseFile: string, failures = 0): Slot {
+    const slot: Slot = {
+      worker: startWorker(databaseFile),
+      running: new Map(),
+      startedAt: Date.now(),
+      failures,
+    };
     slot.worker.on('message', (reply: JobReply) => {
       const pending = slot.running.get(reply.id);
       if (!pending) return;
@@ -149,14 +167,28 @@ export class JobPool {
     slot.worker.on('exit', (code) => {
       for (const pending of slot.running.values())
         pending.reject(
-          new HTTPException(500, {
-            message: `the job's worker stopped (exit code ${code}); see the server log`,
-          }),
+          this.closed
+            ? busy('the server is shutting down')
+            : new HTTPException(500, {
+                message: `the job's worker stopped (exit code ${code}); see the server log`,
+              }),
         );
       slot.running.clear();
-      if (this.closed) return;
       const index = this.slots.indexOf(slot);
-      if (index >= 0) this.slots[index] = this.startSlot(databaseFile);
+      if (index >= 0) this.slots.splice(index, 1);
+      if (this.closed) return;
+      // A worker that cannot start (a database it cannot open) would die again at once: each quick
+      // death doubles the wait before the next start, up to a minute; a worker that lived a minute
+      // starts the count again.
+      const quick = Date.now() - slot.startedAt < 60_000;
+      const failures = quick ? slot.failures + 1 : 0;
+      const delay = failures === 0 ? 0 : Math.min(60_000, 250 * 2 ** (failures - 1));
+      if (failures > 0)
+        this.options.log(`error: a job worker stopped; the next starts in ${delay} ms`);
+      const restart = setTimeout(() => {
+        if (!this.closed) this.slots.push(this.startSlot(databaseFile, failures));
+      }, delay);
+      restart.unref();
     });
     return slot;
   }
