@@ -84,25 +84,8 @@ export function registerAttribute(program: Command, exit: (code: number) => void
         llm,
       });
       const limit = pLimit(concurrency);
-      const results: (
-        { trace: Trace; file: string; result?: Attribution; error?: unknown } | undefined
-      )[] = [];
-      let printed = 0;
-      let providerFailures = 0;
-      const flush = () => {
-        while (results[printed] !== undefined) {
-          const { trace, file, result, error } = results[printed]!;
-          if (error !== undefined) {
-            providerFailures += 1;
-            reportError(
-              error instanceof ProviderError
-                ? new ProviderError(`${file}: ${error.message}`, { cause: error })
-                : error,
-            );
-          } else printResult(trace, file, result!, printed === 0, flags);
-          printed += 1;
-        }
-      };
+      const results: Slot[] = [];
+      const printer = inOrderPrinter(results, flags);
       const pending: Promise<void>[] = [];
       const outcome = await forEachTrace(
         paths,
@@ -129,7 +112,7 @@ export function registerAttribute(program: Command, exit: (code: number) => void
                 if (!(error instanceof ProviderError)) throw error;
                 results[slot] = { trace, file, error };
               }
-              flush();
+              printer.flush();
             }),
           );
         },
@@ -139,7 +122,7 @@ export function registerAttribute(program: Command, exit: (code: number) => void
         ? undefined
         : renderBatchSummary(results.flatMap((entry) => (entry?.result ? [entry.result] : [])));
       if (summary) process.stdout.write(`\n${summary}\n`);
-      exit(Math.max(finishBatch(outcome), providerFailures > 0 ? EXIT.provider : EXIT.ok));
+      exit(Math.max(finishBatch(outcome), printer.failures() > 0 ? EXIT.provider : EXIT.ok));
     });
 }
 
@@ -183,4 +166,30 @@ function printResult(
       `${first ? '' : '\n'}${renderAttribution(label, trace, result, { allModes: flags.allModes === true })}\n`,
     );
   }
+}
+
+/** A trace's place in the output: empty until attributed, then its result or provider error. */
+type Slot = { trace: Trace; file: string; result?: Attribution; error?: unknown } | undefined;
+
+/** Prints results in input order as they become ready; counts the provider failures. */
+function inOrderPrinter(results: Slot[], flags: AttributeFlags) {
+  let printed = 0;
+  let providerFailures = 0;
+  return {
+    flush: () => {
+      while (results[printed] !== undefined) {
+        const { trace, file, result, error } = results[printed]!;
+        if (error !== undefined) {
+          providerFailures += 1;
+          reportError(
+            error instanceof ProviderError
+              ? new ProviderError(`${file}: ${error.message}`, { cause: error })
+              : error,
+          );
+        } else printResult(trace, file, result!, printed === 0, flags);
+        printed += 1;
+      }
+    },
+    failures: () => providerFailures,
+  };
 }
