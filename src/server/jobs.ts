@@ -12,6 +12,8 @@ import { readTracesFromBytes } from '../trace/load.js';
 import { diffTraces } from '../attribution/diverge/diff.js';
 import { storeLiveRun, type StoredLiveRun } from '../live/store-run.js';
 import type { OtlpDocument } from '../live/span-buffer.js';
+import { markOutcome, type MarkedOutcome } from '../recording/outcome.js';
+import type { TraceOutcome } from '../trace/model.js';
 import type { AnalysisResponse, DiffResponse, UploadResponse } from './api-types.js';
 import { labelMatch } from './label-match.js';
 
@@ -32,7 +34,8 @@ export type Job =
   | { kind: 'import'; bytes: Uint8Array; name: string; format?: string }
   | { kind: 'analyse'; traceId: string; request: AnalysisJobRequest }
   | { kind: 'diff'; failedId: string; passedId: string }
-  | { kind: 'live-run'; traceId: string; document: OtlpDocument; failed: boolean };
+  | { kind: 'live-run'; traceId: string; document: OtlpDocument; failed: boolean }
+  | { kind: 'outcome'; runId: string; outcome: TraceOutcome; attribute?: boolean };
 
 /** What each kind of job answers. */
 export interface JobResults {
@@ -40,6 +43,7 @@ export interface JobResults {
   analyse: AnalysisResponse;
   diff: DiffResponse;
   'live-run': StoredLiveRun;
+  outcome: MarkedOutcome;
 }
 
 /** Imports a file's bytes and stores every trace in it (JSON Lines: every readable line). */
@@ -122,5 +126,10 @@ export async function runJob(repository: Repository, job: Job): Promise<JobResul
       return diff(repository, job);
     case 'live-run':
       return storeLiveRun(repository.runs, job);
+    case 'outcome':
+      // Storing the outcome, rewriting the run's file and attributing a failure.
+      return markOutcome(repository.runs, repository, job.runId, job.outcome, {
+        ...(job.attribute !== undefined ? { attribute: job.attribute } : {}),
+      });
   }
 }

@@ -204,7 +204,7 @@ export function apiRoutes(repository: Repository, options: RouteOptions): Hono {
   });
 
   api.route('/evaluations', evaluationRoutes(repository));
-  api.route('/runs', runRoutes(repository));
+  api.route('/runs', runRoutes(repository, jobs));
   api.route('/diff', diffRoutes(jobs));
 
   return api;

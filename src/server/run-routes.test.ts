@@ -10,6 +10,7 @@ import { openDatabase } from '../store/database.js';
 import { Repository } from '../store/repository.js';
 import { RunStore } from '../store/runs.js';
 import { buildTrace } from '../trace/build-trace.js';
+import { JobPool } from './job-pool.js';
 import { runRoutes } from './run-routes.js';
 
 function setUp() {
@@ -28,7 +29,12 @@ function setUp() {
       ],
     }),
   );
-  return { db, runs, app: runRoutes(new Repository(db)) };
+  const repository = new Repository(db);
+  return {
+    db,
+    runs,
+    app: runRoutes(repository, new JobPool({ repository, log: () => undefined })),
+  };
 }
 
 const post = (body: unknown) => ({

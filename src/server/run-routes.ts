@@ -8,8 +8,9 @@
 import { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { z } from 'zod';
-import { markOutcome, outcomeOf } from '../recording/outcome.js';
+import { outcomeOf } from '../recording/outcome.js';
 import type { Repository } from '../store/repository.js';
+import type { JobPool } from './job-pool.js';
 import { pageOf } from './paging.js';
 import { validBody } from './request-body.js';
 
@@ -19,7 +20,7 @@ const outcomeSchema = z.object({
 });
 
 /** The recorded-run routes. */
-export function runRoutes(repository: Repository): Hono {
+export function runRoutes(repository: Repository, jobs: JobPool): Hono {
   const { runs } = repository;
   const api = new Hono();
 
@@ -50,7 +51,10 @@ export function runRoutes(repository: Repository): Hono {
         message: error instanceof Error ? error.message : String(error),
       });
     }
-    const marked = await markOutcome(runs, repository, id, outcome, {
+    const marked = await jobs.run<'outcome'>({
+      kind: 'outcome',
+      runId: id,
+      outcome,
       ...(request.attribute !== undefined ? { attribute: request.attribute } : {}),
     });
     return context.json({ run: marked.run, analysis: marked.analysis ?? null });
