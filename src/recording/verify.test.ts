@@ -3,11 +3,14 @@ import { test } from 'node:test';
 import type { Attribution } from '../attribution/method.js';
 import { candidateSteps } from './verify.js';
 
-const attribution = (over: Partial<Attribution>): Attribution => ({
+const attribution = (
+  over: Pick<Attribution, 'candidates'> & Partial<Pick<Attribution, 'step' | 'confidence'>>,
+): Attribution => ({
   agent: 'coder',
   step: 4,
   reason: 'the coder ignored the failing test',
   method: 'offline',
+  usage: { calls: 0, inputTokens: 0, outputTokens: 0 },
   ...over,
 });
 
