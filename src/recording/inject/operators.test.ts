@@ -192,6 +192,42 @@ describe('reply operators on the wire', () => {
   });
 });
 
+describe('agent-matching reply operators', () => {
+  // The plan names "Coder"; the run recorded "coder", as PlanInjector matches it (sameAgent).
+  const context = {
+    target: {
+      agent: 'Coder',
+      occurrence: 2,
+      strategy: 'response-corruption' as const,
+      mode: '1.3',
+      operator: 'repeat-previous',
+    },
+    request: { stream: false, system: '', items: [] },
+    earlier: [
+      { agent: 'coder', reply: { text: 'coder before', toolCalls: [] } },
+      { agent: 'planner', reply: { text: 'planner last', toolCalls: [] } },
+    ],
+  };
+  const apply = (name: string) => {
+    const operator = OPERATORS.get(name);
+    assert.equal(operator?.strategy, 'response-corruption');
+    return operator.apply({ text: 'now', toolCalls: [] }, context);
+  };
+
+  test("repeat-previous repeats the same agent's answer under another spelling", () => {
+    assert.equal(apply('repeat-previous')?.text, 'coder before');
+  });
+
+  test("other-role takes another agent's answer, not the agent's own", () => {
+    context.earlier.reverse();
+    try {
+      assert.equal(apply('other-role')?.text, 'planner last');
+    } finally {
+      context.earlier.reverse();
+    }
+  });
+});
+
 describe('request operators', () => {
   const context = {
     target: {

@@ -5,6 +5,7 @@
  * plan that could not be applied is counted, not recorded as a fault. The manipulator model
  * (manipulator.ts) is the one operator that is not here: it needs a model call.
  */
+import { sameAgent } from '../../trace/agents.js';
 import { mastMode } from '../../trace/mast.js';
 import type { ToolCall } from '../../trace/model.js';
 import {
@@ -179,7 +180,7 @@ const replyOperators: [string, string, ReplyOperator][] = [
     "repeats the agent's previous answer (else the run's last answer)",
     (reply, { earlier, target }) => {
       const previous =
-        earlier.filter((item) => item.agent === target.agent).at(-1) ?? earlier.at(-1);
+        earlier.filter((item) => sameAgent(item.agent, target.agent)).at(-1) ?? earlier.at(-1);
       if (!previous) return undefined;
       const same =
         previous.reply.text === reply.text &&
@@ -191,7 +192,7 @@ const replyOperators: [string, string, ReplyOperator][] = [
     'other-role',
     "answers with another agent's last answer, as if the agent did that agent's job",
     (_reply, { earlier, target }) => {
-      const other = earlier.filter((item) => item.agent !== target.agent).at(-1);
+      const other = earlier.filter((item) => !sameAgent(item.agent, target.agent)).at(-1);
       if (!other || !other.reply.text.trim()) return undefined;
       return { text: other.reply.text, toolCalls: [] };
     },
