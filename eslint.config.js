@@ -32,6 +32,27 @@ const LAYERS = [
   },
 ];
 
+/**
+ * Files that are data tables, exempt from the size rules below: their length is the list's, and
+ * splitting a list by line count would only scatter it. phrases.ts is the offline features' phrase
+ * lists (one array per cue, one phrase a line).
+ */
+const DATA_TABLES = ['src/attribution/offline/features/phrases.ts'];
+
+/**
+ * Files still over the size rules, being changed by other work at the time of the split (fault
+ * injection, the recording proxy, live ingest): split each and take it off this list.
+ */
+const PENDING_SPLIT = [
+  'src/cli/commands/inject.ts',
+  'src/recording/inject/campaign.ts',
+  'src/recording/inject/operators.ts',
+  'src/recording/proxy.ts',
+  'src/recording/wire/openai-responses.ts',
+  'src/server/routes.ts',
+  'src/server/serve.ts',
+];
+
 function layerRules(above, message, allow = []) {
   const folders = above.join('|');
   return {
@@ -97,6 +118,17 @@ export default tseslint.config(
       allow,
     ),
   })),
+  // Small modules (docs/ARCHITECTURE.md, issue 32): a file past 300 lines or a function past 100
+  // (blank lines and comments not counted) is split along its responsibilities. Tests and fixtures
+  // are exempt, and so are data tables, listed here by name: none is long enough to need it yet.
+  {
+    files: ['src/**/*.ts', 'web/src/**/*.ts'],
+    ignores: ['**/*.test.ts', '**/__fixtures__/**', ...DATA_TABLES, ...PENDING_SPLIT],
+    rules: {
+      'max-lines': ['error', { max: 300, skipBlankLines: true, skipComments: true }],
+      'max-lines-per-function': ['error', { max: 100, skipBlankLines: true, skipComments: true }],
+    },
+  },
   {
     files: ['web/src/**/*.ts'],
     rules: {
