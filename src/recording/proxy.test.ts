@@ -488,6 +488,44 @@ describe('upstream errors reach the client unchanged and are recorded', () => {
     assert.equal(steps.at(-1)!.content, 'fine');
   });
 
+  test('a call the proxy fails on itself ends with an error step and releases its run', async () => {
+    let broken = true;
+    harness = await startHarness(undefined, {
+      runGapMs: 50,
+      injector: {
+        rewriteRequest: () => {
+          if (broken) return Promise.reject(new Error('the injector broke'));
+          return Promise.resolve(undefined);
+        },
+        replacesReply: () => false,
+        replaceReply: () => Promise.resolve(undefined),
+      },
+    });
+    const headers = { 'content-type': 'application/json' };
+    const failed = await rawRequest(`${harness.proxy.url}/v1/chat/completions`, {
+      headers,
+      body: chatBody('one'),
+    });
+    assert.equal(failed.status, 500);
+    broken = false;
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    const next = await rawRequest(`${harness.proxy.url}/v1/chat/completions`, {
+      headers,
+      body: chatBody('two'),
+    });
+    assert.equal(next.status, 200);
+    await settled(harness);
+    const traces = harness.recorder
+      .runIds()
+      .map((id) => runFile(harness!, id))
+      .sort((left, right) => (left.steps[0]?.error ? -1 : 1) - (right.steps[0]?.error ? -1 : 1));
+    assert.deepEqual(
+      traces.map((trace) => trace.steps.map((step) => step.error ?? step.content)),
+      [['faultline proxy: Error: the injector broke'], ['echo: two']],
+      'the failed call is a finished step and the next call, after the gap, starts a new run',
+    );
+  });
+
   test('the official client reads a 429 with Retry-After through the proxy as directly', async () => {
     harness = await startHarness(() => failures['429']!);
     const failure = async (baseURL: string) => {

@@ -277,125 +277,144 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       if (automatic) clock.end(runId);
       throw error;
     }
+    let finished = false;
     const finish = (end: Parameters<RunBuilder['finish']>[1], status: number | string) => {
-      builder.finish(call, end);
-      if (automatic) clock.end(runId);
+      finished = true;
+      try {
+        builder.finish(call, end);
+      } finally {
+        if (automatic) clock.end(runId);
+      }
       options.recorder.changed(runId);
       log(
         `${runId} ${agent} ${api.name}${view.stream ? ' (stream)' : ''} → ${status} ${Math.round(end.durationMs)} ms${end.answeredBy && end.answeredBy !== 'upstream' ? ` [${end.answeredBy}]` : ''}${call.call.error ? `: ${call.call.error.slice(0, 160)}` : ''}`,
       );
     };
 
-    const proxied: ProxiedCall = {
-      run: runId,
-      agent,
-      agentCall: call.call.agentCall,
-      api,
-      request: view,
-      fingerprint: call.call.request,
-    };
-    const answer = options.responder?.answer(proxied);
-    if (answer) {
-      if (answer.kind === 'refuse') {
-        sendJson(response, answer.status, api.errorBody(answer.message, 'faultline_replay'));
-        finish({ error: answer.message, durationMs: performance.now() - started }, answer.status);
+    // Whatever throws from here on (a responder, an injector, the client's socket) still ends the
+    // call, with an error step, so its run is released and the next call does not join it.
+    try {
+      const proxied: ProxiedCall = {
+        run: runId,
+        agent,
+        agentCall: call.call.agentCall,
+        api,
+        request: view,
+        fingerprint: call.call.request,
+      };
+      const answer = options.responder?.answer(proxied);
+      if (answer) {
+        if (answer.kind === 'refuse') {
+          sendJson(response, answer.status, api.errorBody(answer.message, 'faultline_replay'));
+          finish({ error: answer.message, durationMs: performance.now() - started }, answer.status);
+          return;
+        }
+        response.writeHead(answer.status, {
+          ...answer.headers,
+          'content-length': Buffer.byteLength(answer.body),
+        });
+        response.end(answer.body);
+        finish(
+          {
+            response: {
+              status: answer.status,
+              headers: keptHeaders(answer.headers),
+              body: answer.body,
+            },
+            reply: answer.reply,
+            durationMs: performance.now() - started,
+            answeredBy: answer.kind,
+          },
+          answer.status,
+        );
         return;
       }
-      response.writeHead(answer.status, {
-        ...answer.headers,
-        'content-length': Buffer.byteLength(answer.body),
-      });
-      response.end(answer.body);
-      finish(
-        {
-          response: {
-            status: answer.status,
-            headers: keptHeaders(answer.headers),
-            body: answer.body,
-          },
-          reply: answer.reply,
-          durationMs: performance.now() - started,
-          answeredBy: answer.kind,
-        },
-        answer.status,
-      );
-      return;
-    }
 
-    const base = api.provider === 'anthropic' ? anthropicUpstream : upstream;
-    const target = upstreamUrl(base, url.pathname, url.search);
-    const answeredBy = options.responder ? ('upstream' as const) : undefined;
-    const rewritten = await options.injector?.rewriteRequest(proxied, parsed);
-    const forwarded =
-      rewritten === undefined ? body : Buffer.from(JSON.stringify(rewritten), 'utf8');
-    const sent = sendUpstream(
-      target,
-      'POST',
-      upstreamHeaders(request.headers, api.provider, forwarded.byteLength),
-      forwarded,
-    );
-    response.on('close', () => {
-      if (!response.writableFinished) sent.abort();
-    });
-    let reply: IncomingMessage;
-    try {
-      reply = await sent.reply;
-    } catch (error) {
-      const message = `faultline proxy: the upstream ${base.origin} could not be reached (${transportReason(error)})`;
-      sendJson(response, 502, api.errorBody(message, 'upstream_unreachable'));
+      const base = api.provider === 'anthropic' ? anthropicUpstream : upstream;
+      const target = upstreamUrl(base, url.pathname, url.search);
+      const answeredBy = options.responder ? ('upstream' as const) : undefined;
+      const rewritten = await options.injector?.rewriteRequest(proxied, parsed);
+      const forwarded =
+        rewritten === undefined ? body : Buffer.from(JSON.stringify(rewritten), 'utf8');
+      const sent = sendUpstream(
+        target,
+        'POST',
+        upstreamHeaders(request.headers, api.provider, forwarded.byteLength),
+        forwarded,
+      );
+      response.on('close', () => {
+        if (!response.writableFinished) sent.abort();
+      });
+      let reply: IncomingMessage;
+      try {
+        reply = await sent.reply;
+      } catch (error) {
+        const message = `faultline proxy: the upstream ${base.origin} could not be reached (${transportReason(error)})`;
+        sendJson(response, 502, api.errorBody(message, 'upstream_unreachable'));
+        finish(
+          {
+            error: message,
+            durationMs: performance.now() - started,
+            ...(answeredBy ? { answeredBy } : {}),
+          },
+          502,
+        );
+        return;
+      }
+      const status = reply.statusCode ?? 502;
+      if (options.injector && status < 300 && options.injector.replacesReply(proxied)) {
+        const injected = await injectReply(proxied, reply, response, options.injector);
+        finish({ ...injected, durationMs: performance.now() - started }, status);
+        return;
+      }
+      const piped = await pipeReply(reply, response, recordLimit);
+      let text = '';
+      let readError: string | undefined;
+      try {
+        text = piped.truncated
+          ? piped.body.toString('utf8')
+          : decodedBody(piped.body, headerValue(reply.headers['content-encoding']));
+      } catch (error) {
+        readError = describeError(error);
+      }
+      const streamed = (reply.headers['content-type'] ?? '').includes('event-stream');
+      let readReply: ReplyView | undefined;
+      if (!readError && text.length > 0 && !piped.truncated) {
+        try {
+          readReply = api.readReply(text, streamed);
+        } catch (error) {
+          readError = `the reply body could not be read (${describeError(error).slice(0, 200)})`;
+        }
+      } else if (!readError && text.length === 0 && !piped.error)
+        readError = 'the reply body was empty';
+      const recorded: RecordedResponse = {
+        status,
+        headers: keptHeaders(reply.headers),
+        body: text,
+        ...(piped.truncated ? { truncated: true } : {}),
+      };
+      const error = piped.error ?? readError;
       finish(
         {
-          error: message,
+          response: recorded,
+          ...(readReply ? { reply: readReply } : {}),
+          ...(error ? { error } : {}),
           durationMs: performance.now() - started,
           ...(answeredBy ? { answeredBy } : {}),
         },
-        502,
+        status,
       );
-      return;
-    }
-    const status = reply.statusCode ?? 502;
-    if (options.injector && status < 300 && options.injector.replacesReply(proxied)) {
-      const injected = await injectReply(proxied, reply, response, options.injector);
-      finish({ ...injected, durationMs: performance.now() - started }, status);
-      return;
-    }
-    const piped = await pipeReply(reply, response, recordLimit);
-    let text = '';
-    let readError: string | undefined;
-    try {
-      text = piped.truncated
-        ? piped.body.toString('utf8')
-        : decodedBody(piped.body, headerValue(reply.headers['content-encoding']));
     } catch (error) {
-      readError = describeError(error);
+      if (!finished)
+        finish(
+          {
+            error: `faultline proxy: ${describeError(error)}`,
+            durationMs: performance.now() - started,
+          },
+          500,
+        );
+      throw error;
     }
-    const streamed = (reply.headers['content-type'] ?? '').includes('event-stream');
-    let readReply: ReplyView | undefined;
-    if (!readError && text.length > 0 && !piped.truncated) {
-      try {
-        readReply = api.readReply(text, streamed);
-      } catch (error) {
-        readError = `the reply body could not be read (${describeError(error).slice(0, 200)})`;
-      }
-    } else if (!readError && text.length === 0 && !piped.error)
-      readError = 'the reply body was empty';
-    const recorded: RecordedResponse = {
-      status,
-      headers: keptHeaders(reply.headers),
-      body: text,
-      ...(piped.truncated ? { truncated: true } : {}),
-    };
-    const error = piped.error ?? readError;
-    finish(
-      {
-        response: recorded,
-        ...(readReply ? { reply: readReply } : {}),
-        ...(error ? { error } : {}),
-        durationMs: performance.now() - started,
-        ...(answeredBy ? { answeredBy } : {}),
-      },
-      status,
-    );
   }
 
   /**
