@@ -75,12 +75,7 @@ export function renderDiff(diff: TraceDiff, failed: Trace, passed: Trace): strin
     '',
     pc.dim(`  ${'failed'.padEnd(COLUMN)}   passed`),
   ];
-  const at = diff.pairs.findIndex(
-    (pair) =>
-      pair.status !== 'same' &&
-      pair.status !== 'reworded' &&
-      (pair.failed === divergence.failedStep || pair.passed === divergence.passedStep),
-  );
+  const at = diff.divergencePair ?? 0;
   const from = Math.max(0, at - BEFORE);
   const to = Math.min(diff.pairs.length, at + AFTER + 1);
   if (from > 0) lines.push(pc.dim(`  … ${pairs(from)} before, none differing in substance`));

@@ -150,22 +150,13 @@ export function renderDiffView(
     ),
   );
   let divergent: HTMLElement | undefined;
-  for (const pair of diff.pairs) {
-    const isDivergence =
-      divergence !== null &&
-      pair.status !== 'same' &&
-      pair.status !== 'reworded' &&
-      ((pair.failed !== null &&
-        pair.failed === divergence.failedStep &&
-        divergence.kind !== 'missing') ||
-        (pair.passed !== null &&
-          pair.passed === divergence.passedStep &&
-          divergence.kind !== 'inserted'));
+  for (const [index, pair] of diff.pairs.entries()) {
+    const isDivergence = index === diff.divergencePair;
     const title = `${STATUS_TEXT[pair.status]}${pair.aspects ? `: ${pair.aspects.join(', ')}` : ''}`;
     const row = element(
       'div',
       {
-        class: `diff-row ${pair.status}${isDivergence && !divergent ? ' divergence' : ''}`,
+        class: `diff-row ${pair.status}${isDivergence ? ' divergence' : ''}`,
         role: 'row',
         ...(pair.failed !== null ? { 'data-failed': String(pair.failed) } : {}),
         ...(pair.passed !== null ? { 'data-passed': String(pair.passed) } : {}),
@@ -178,7 +169,7 @@ export function renderDiffView(
       ),
       cell(pair.passed === null ? undefined : passed.steps[pair.passed], 'passed'),
     );
-    if (isDivergence && !divergent) divergent = row;
+    if (isDivergence) divergent = row;
     rows.append(row);
   }
   container.replaceChildren(header, rows);

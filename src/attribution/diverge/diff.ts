@@ -153,6 +153,7 @@ export function diffTraces(failed: Trace, passed: Trace, options: DiffOptions = 
     missing: 0,
   };
   let divergence: Divergence | null = null;
+  let divergencePair: number | null = null;
   // The failed step that stands where a missing step would be: the next failed step to come.
   const nextFailed = (from: number) => {
     for (let at = from; at < alignment.pairs.length; at += 1) {
@@ -180,7 +181,8 @@ export function diffTraces(failed: Trace, passed: Trace, options: DiffOptions = 
         status,
         ...(status === 'changed' ? { aspects: difference.aspects } : {}),
       });
-      if (status === 'changed' && !divergence)
+      if (status === 'changed' && !divergence) {
+        divergencePair = pairs.length - 1;
         divergence = {
           failedStep: failed.steps[left]!.index,
           passedStep: passed.steps[right]!.index,
@@ -191,6 +193,7 @@ export function diffTraces(failed: Trace, passed: Trace, options: DiffOptions = 
           failed: difference.failed,
           passed: difference.passed,
         };
+      }
       return;
     }
     if (left !== null) {
@@ -198,6 +201,7 @@ export function diffTraces(failed: Trace, passed: Trace, options: DiffOptions = 
       pairs.push({ failed: failed.steps[left]!.index, passed: null, status: 'inserted' });
       if (divergence || empty(failedSteps[left]!)) return;
       divergence = insertedDivergence(failed, failedSteps, left);
+      divergencePair = pairs.length - 1;
       return;
     }
     counts.missing += 1;
@@ -207,12 +211,14 @@ export function diffTraces(failed: Trace, passed: Trace, options: DiffOptions = 
       { trace: failed, steps: failedSteps, at: nextFailed(at) },
       { trace: passed, steps: passedSteps, at: right! },
     );
+    divergencePair = pairs.length - 1;
   });
 
   return {
     failed: { id: failed.id, name: failedName, steps: failed.steps.length },
     passed: { id: passed.id, name: passedName, steps: passed.steps.length },
     divergence,
+    divergencePair,
     pairs,
     counts,
     banded: alignment.banded,

@@ -56,6 +56,8 @@ export interface TraceDiff {
   passed: DiffRun;
   /** Null when the runs do not differ in substance ("no divergence"). */
   divergence: Divergence | null;
+  /** Index in `pairs` of the divergence's pair (what a view marks); null with no divergence. */
+  divergencePair: number | null;
   /** The aligned runs, in order. */
   pairs: AlignedPair[];
   /** Pairs of each status. */
