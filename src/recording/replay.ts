@@ -6,7 +6,6 @@
  * as a run of its own. A fix that turns a failed run into a passing one has flipped it: the step
  * is proven decisive.
  */
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { UserError } from '../errors.js';
 import type { RunStore } from '../store/runs.js';
@@ -18,6 +17,7 @@ import { parseUpstream, startProxy } from './proxy.js';
 import { Recorder } from './recorder.js';
 import { recordingOf, type Recording } from './recording.js';
 import { ReplayResponder, type ReplayCounts } from './replay-responder.js';
+import { runShell } from './shell.js';
 
 /** `1 call`, `2 calls`. */
 const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
@@ -102,40 +102,26 @@ export function replayTarget(recording: Recording, step: number, name: string): 
   return call.agent;
 }
 
-/** Runs a shell command with the proxy's addresses; resolves with its exit code (null: killed). */
-function runCommand(
+/**
+ * Runs the system's `what` command with the proxy's addresses; resolves with its exit code (null:
+ * stopped). Its output goes to standard error: standard output is the replay's JSON.
+ */
+async function runCommand(
   command: string,
   environment: NodeJS.ProcessEnv,
   timeoutMs: number,
   what: string,
   log: (line: string) => void,
 ): Promise<number | null> {
-  return new Promise((resolve, reject) => {
-    // Its own process group, so a timeout ends the command and everything it started. Its output
-    // goes to standard error: standard output is the replay's JSON.
-    const child = spawn(command, {
-      shell: true,
-      env: environment,
-      stdio: ['ignore', 2, 2],
-      detached: true,
-    });
-    const timer = setTimeout(() => {
-      log(`the ${what} command ran past ${Math.round(timeoutMs / 1000)} s; stopping it`);
-      try {
-        process.kill(-child.pid!, 'SIGTERM');
-      } catch {
-        child.kill('SIGTERM');
-      }
-    }, timeoutMs);
-    child.once('error', (error) => {
-      clearTimeout(timer);
-      reject(new UserError(`the ${what} command could not start: ${error.message}`));
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      resolve(code);
-    });
+  const ran = await runShell(command, {
+    environment,
+    timeoutMs,
+    what,
+    output: 'stderr',
+    onTimeout: () =>
+      log(`the ${what} command ran past ${Math.round(timeoutMs / 1000)} s; stopping it`),
   });
+  return ran.code;
 }
 
 /** Replays a recorded run with a fix at one step. */

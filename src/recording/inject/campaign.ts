@@ -12,7 +12,6 @@
  *   plans/<plan>.json     each plan and what became of it (a rerun skips plans written here)
  *   summary.json          kept and discarded per mode, operator and agent
  */
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -24,6 +23,7 @@ import { tidyRunId } from '../identify.js';
 import { parseUpstream, startProxy } from '../proxy.js';
 import { Recorder } from '../recorder.js';
 import { recordingOf } from '../recording.js';
+import { runShell } from '../shell.js';
 import { earlierReplies, PlanInjector, type InjectionStatus } from './injector.js';
 import type { Manipulator } from './manipulator.js';
 import { MANIPULATOR, MODE_OPERATORS, OPERATORS } from './operators.js';
@@ -147,43 +147,6 @@ export function fillCommand(command: string, task: CampaignTask, work: string): 
     return typeof field === 'string' || typeof field === 'number'
       ? shellQuote(String(field))
       : whole;
-  });
-}
-
-/** Runs a shell command; resolves with its exit code (null: stopped) and the end of its output. */
-function runShell(
-  command: string,
-  environment: NodeJS.ProcessEnv,
-  timeoutMs: number,
-): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn(command, {
-      shell: true,
-      env: environment,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
-    });
-    let output = '';
-    const keep = (chunk: Buffer) => {
-      output = (output + chunk.toString('utf8')).slice(-2000);
-    };
-    child.stdout.on('data', keep);
-    child.stderr.on('data', keep);
-    const timer = setTimeout(() => {
-      try {
-        process.kill(-child.pid!, 'SIGTERM');
-      } catch {
-        child.kill('SIGTERM');
-      }
-    }, timeoutMs);
-    child.once('error', (error) => {
-      clearTimeout(timer);
-      reject(new UserError(`the command could not start: ${error.message}`));
-    });
-    child.once('close', (code) => {
-      clearTimeout(timer);
-      resolvePromise({ code, output });
-    });
   });
 }
 
@@ -357,12 +320,9 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignSum
     let passed = false;
     let output = '';
     try {
-      const ran = await runShell(fillCommand(options.run, task, work), environment, timeoutMs);
-      const checked = await runShell(
-        fillCommand(options.check, task, work),
-        environment,
-        timeoutMs,
-      );
+      const shell = { environment, timeoutMs, output: 'kept' as const };
+      const ran = await runShell(fillCommand(options.run, task, work), shell);
+      const checked = await runShell(fillCommand(options.check, task, work), shell);
       passed = checked.code === 0;
       output = `${ran.output}\n${checked.output}`.trim();
     } finally {

@@ -1,0 +1,59 @@
+/**
+ * Running a user's shell command (a system's run or check command) for replay and fault injection:
+ * in a process group of its own, so that a timeout ends the command and everything it started.
+ */
+import { spawn } from 'node:child_process';
+import { UserError } from '../errors.js';
+
+/** How a command runs. */
+export interface ShellOptions {
+  environment: NodeJS.ProcessEnv;
+  timeoutMs: number;
+  /** What the command is, for messages: `run` gives "the run command could not start". */
+  what?: string;
+  /**
+   * `stderr`: its output goes to standard error (when standard output is the caller's own);
+   * `kept`: its output is read and the last 2000 characters kept.
+   */
+  output: 'stderr' | 'kept';
+  /** Called when it runs past `timeoutMs`, before it is stopped. */
+  onTimeout?: () => void;
+}
+
+/** Runs a shell command; resolves with its exit code (null: stopped) and its kept output. */
+export function runShell(
+  command: string,
+  options: ShellOptions,
+): Promise<{ code: number | null; output: string }> {
+  const name = options.what ? `the ${options.what} command` : 'the command';
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, {
+      shell: true,
+      env: options.environment,
+      stdio: options.output === 'kept' ? ['ignore', 'pipe', 'pipe'] : ['ignore', 2, 2],
+      detached: true,
+    });
+    let output = '';
+    const keep = (chunk: Buffer) => {
+      output = (output + chunk.toString('utf8')).slice(-2000);
+    };
+    child.stdout?.on('data', keep);
+    child.stderr?.on('data', keep);
+    const timer = setTimeout(() => {
+      options.onTimeout?.();
+      try {
+        process.kill(-child.pid!, 'SIGTERM');
+      } catch {
+        child.kill('SIGTERM');
+      }
+    }, options.timeoutMs);
+    child.once('error', (error) => {
+      clearTimeout(timer);
+      reject(new UserError(`${name} could not start: ${error.message}`));
+    });
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, output });
+    });
+  });
+}
