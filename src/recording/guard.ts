@@ -5,7 +5,6 @@
  * (`server/auth.ts`). Off loopback, a token is required, sent as `x-faultline-token` (a client's
  * `Authorization` carries its API key).
  */
-import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { serverToken } from '../config.js';
 import { UserError } from '../errors.js';
@@ -14,6 +13,7 @@ import {
   hostProblem,
   isLoopback,
   isWildcard,
+  sameSecret,
   type HostRule,
 } from '../server/auth.js';
 
@@ -25,12 +25,6 @@ export interface Refusal {
   status: number;
   message: string;
 }
-
-const sameToken = (left: string, right: string) => {
-  const a = Buffer.from(left);
-  const b = Buffer.from(right);
-  return a.length === b.length && timingSafeEqual(a, b);
-};
 
 /**
  * The proxy's token: `--token` always; FAULTLINE_TOKEN only off loopback. That variable is the page
@@ -79,7 +73,7 @@ export function proxyGuard(
     }
     if (token) {
       const presented = headerValue(request.headers[TOKEN_HEADER]);
-      if (!presented || !sameToken(presented, token))
+      if (!presented || !sameSecret(presented, token))
         return {
           status: 401,
           message: `faultline proxy: send the proxy's token as ${TOKEN_HEADER}`,

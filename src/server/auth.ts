@@ -128,7 +128,8 @@ export function bodyTypeProblem(request: Request): string | undefined {
   return `send the body as application/json (a trace file may also be application/octet-stream), not ${type || 'without a content type'}`;
 }
 
-function same(left: string, right: string): boolean {
+/** True when two secrets are equal, compared in constant time. */
+export function sameSecret(left: string, right: string): boolean {
   const a = Buffer.from(left);
   const b = Buffer.from(right);
   return a.length === b.length && timingSafeEqual(a, b);
@@ -152,7 +153,7 @@ export function accessGuard(options: AccessOptions): MiddlewareHandler {
     if (options.token) {
       const fromQuery = context.req.query('token');
       const presented = bearer ?? getCookie(context, 'faultline_token') ?? fromQuery;
-      if (!presented || !same(presented, options.token))
+      if (!presented || !sameSecret(presented, options.token))
         return context.json(
           {
             error:
