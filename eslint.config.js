@@ -49,8 +49,6 @@ const PENDING_SPLIT = [
   'src/recording/inject/operators.ts',
   'src/recording/proxy.ts',
   'src/recording/wire/openai-responses.ts',
-  'src/server/routes.ts',
-  'src/server/serve.ts',
 ];
 
 function layerRules(above, message, allow = []) {

@@ -1,47 +1,24 @@
 /**
- * The HTTP API: upload traces, run analyses, browse analyses and evaluation runs. Inputs are
- * validated here, at the edge; handlers call the same library functions as the command line.
+ * The HTTP API: upload traces, label them, and mount the analyses, evaluation runs, recorded runs
+ * and diffs (a module each). Inputs are validated here, at the edge; handlers call the same
+ * library functions as the command line.
  */
 import { Hono, type Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { z } from 'zod';
 import { listMethods } from '../attribution/registry.js';
-import { hasVendorKey, providerNames } from '../llm/provider-catalog.js';
+import { providerNames } from '../llm/provider-catalog.js';
 import { PASTED, type HistoryEntry, type Repository } from '../store/repository.js';
 import { listFormats } from '../trace/registry.js';
-import type {
-  AnalysesResponse,
-  AnalysisResponse,
-  ExamplesResponse,
-  HistoryRow,
-  MethodsResponse,
-  TracesResponse,
-} from './api-types.js';
+import { analysisRoutes, type RouteOptions } from './analysis-routes.js';
+import type { ExamplesResponse, HistoryRow, MethodsResponse, TracesResponse } from './api-types.js';
 import { diffRoutes } from './diff-routes.js';
 import { evaluationRoutes } from './evaluation-routes.js';
 import { runRoutes } from './run-routes.js';
 import { EXAMPLES, readExample } from './examples.js';
-import type { JobPool } from './job-pool.js';
 import { labelMatch } from './label-match.js';
 import { pageOf } from './paging.js';
 import { validBody } from './request-body.js';
-
-const analysisRequestSchema = z.object({
-  method: z.string().min(1).default('offline'),
-  model: z.string().min(3).optional(),
-  baseUrl: z.url().optional(),
-  /** A key for `baseUrl` (or the provider): used for this call only, never stored or logged. */
-  apiKey: z.string().min(1).max(1000).optional(),
-  useGroundTruth: z.boolean().default(true),
-});
-
-/** What the routes need besides the repository. */
-export interface RouteOptions {
-  /** Runs imports and analyses off the request thread. */
-  jobs: JobPool;
-  /** The model endpoint the server was launched with (`--base-url`): its keys may go there. */
-  baseUrl?: string;
-}
 
 const userLabelSchema = z.object({
   agent: z.string().min(1).max(200),
@@ -158,51 +135,7 @@ export function apiRoutes(repository: Repository, options: RouteOptions): Hono {
     return context.json(repository.labelledTraces());
   });
 
-  api.post('/traces/:id/analyses', async (context) => {
-    const traceId = context.req.param('id');
-    const request = await validBody(context.req.raw, analysisRequestSchema, 'analysis request');
-    // The server's own keys go only to the endpoints it was launched with: a vendor's key to the
-    // vendor's endpoint, the launch --base-url to models without a vendor key (openai-compatible,
-    // ollama). An endpoint chosen in the request gets the key the request brings, or none.
-    const provider = request.model?.split(':')[0];
-    const launchUrl = provider && hasVendorKey(provider) ? undefined : options.baseUrl;
-    const baseUrl = request.baseUrl ?? launchUrl;
-    const chosenHere = request.baseUrl !== undefined && request.baseUrl !== launchUrl;
-    const answer = await jobs.run<'analyse'>({
-      kind: 'analyse',
-      traceId,
-      request: {
-        method: request.method,
-        useGroundTruth: request.useGroundTruth,
-        ...(request.model ? { model: request.model } : {}),
-        ...(baseUrl ? { baseUrl } : {}),
-        ...(request.apiKey ? { apiKey: request.apiKey } : {}),
-        environmentKey: !chosenHere,
-      },
-    });
-    return context.json(answer satisfies AnalysisResponse, 201);
-  });
-
-  api.get('/analyses', (context) => {
-    const traceId = context.req.query('trace');
-    const { items, ...page } = repository.listAnalyses({
-      ...pageOf(context),
-      ...(traceId ? { traceId } : {}),
-    });
-    return context.json({ analyses: items, ...page } satisfies AnalysesResponse);
-  });
-
-  api.get('/analyses/:id', (context) => {
-    const analysis = repository.getAnalysis(context.req.param('id'));
-    if (!analysis)
-      throw new HTTPException(404, { message: `no analysis ${context.req.param('id')}` });
-    const labels = repository.getLabels(analysis.traceId);
-    return context.json({
-      analysis,
-      match: labelMatch(analysis.result, labels),
-    } satisfies AnalysisResponse);
-  });
-
+  api.route('/', analysisRoutes(repository, options));
   api.route('/evaluations', evaluationRoutes(repository));
   api.route('/runs', runRoutes(repository, jobs));
   api.route('/diff', diffRoutes(jobs));

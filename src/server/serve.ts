@@ -66,23 +66,70 @@ const portOf = (server: ServerType, fallback: number) => {
   return typeof address === 'object' && address ? address.port : fallback;
 };
 
-/** Starts listening; resolves once the port is bound, with a function that stops everything. */
-export async function startServer(
-  options: ServeOptions,
-): Promise<{ state: ServerState; stop: () => Promise<void> }> {
-  if (!isLoopback(options.host) && !options.token) {
+/** Refuses a start that would expose the server without a token. */
+function checkExposure(options: ServeOptions): void {
+  if (!isLoopback(options.host) && !options.token)
     throw new UserError(
       `binding ${options.host} exposes faultline beyond this machine: set a token with --token or FAULTLINE_TOKEN`,
     );
-  }
   if (options.publicHosts?.length && !options.token)
     throw new UserError('--public-host is for token mode: add --token (or FAULTLINE_TOKEN)');
-  mkdirSync(options.home, { recursive: true });
-  const log = (line: string) => {
+}
+
+/** The server's log: a stamped line appended to server.log (and echoed in the foreground). */
+function serverLog(options: ServeOptions): (line: string) => void {
+  return (line) => {
     const stamped = `${new Date().toISOString()} ${line}`;
     appendFileSync(logFile(options.home), `${stamped}\n`);
     if (options.echo) process.stdout.write(`${stamped}\n`);
   };
+}
+
+/**
+ * The host names accepted besides loopback ones. Token mode accepts the bound address and the
+ * named public hosts; bound to every interface with none named, any host (the token is then the
+ * only guard, and the log says so).
+ */
+function hostsOf(options: ServeOptions): { publicHosts: string[]; anyHost: boolean } {
+  const publicHosts = [
+    ...(options.token && !isLoopback(options.host) && !isWildcard(options.host)
+      ? [options.host.includes(':') ? `[${options.host}]` : options.host]
+      : []),
+    ...(options.publicHosts ?? []),
+  ];
+  return {
+    publicHosts,
+    anyHost: Boolean(options.token) && isWildcard(options.host) && publicHosts.length === 0,
+  };
+}
+
+/** Closes a listener, dropping idle keep-alive connections that would hold close() open. */
+function closeListener(listener: ServerType): Promise<void> {
+  const closed = new Promise<void>((resolve) => listener.close(() => resolve()));
+  if ('closeAllConnections' in listener) listener.closeAllConnections();
+  return closed;
+}
+
+/** What server.json records of a started server. */
+function stateOf(host: string, port: number, otlpPort: number | undefined): ServerState {
+  const displayHost = host.includes(':') ? `[${host}]` : host;
+  return {
+    pid: process.pid,
+    host,
+    port,
+    url: `http://${displayHost}:${port}/`,
+    ...(otlpPort !== undefined ? { otlpUrl: `http://${displayHost}:${otlpPort}/v1/traces` } : {}),
+    startedAt: new Date().toISOString(),
+  };
+}
+
+/** Starts listening; resolves once the port is bound, with a function that stops everything. */
+export async function startServer(
+  options: ServeOptions,
+): Promise<{ state: ServerState; stop: () => Promise<void> }> {
+  checkExposure(options);
+  mkdirSync(options.home, { recursive: true });
+  const log = serverLog(options);
   const databaseFile = databasePath(options.home);
   const db = openDatabase(databaseFile);
   const repository = new Repository(db);
@@ -105,15 +152,7 @@ export async function startServer(
   });
   // The port is known once the socket is bound (port 0 picks one); the host check reads it then.
   const bound: { port?: number; otlpPort?: number } = {};
-  // Token mode accepts the bound address and the named public hosts; bound to every interface with
-  // none named, any host (the token is then the only guard, and the log says so).
-  const publicHosts = [
-    ...(options.token && !isLoopback(options.host) && !isWildcard(options.host)
-      ? [options.host.includes(':') ? `[${options.host}]` : options.host]
-      : []),
-    ...(options.publicHosts ?? []),
-  ];
-  const anyHost = Boolean(options.token) && isWildcard(options.host) && publicHosts.length === 0;
+  const { publicHosts, anyHost } = hostsOf(options);
   const app = createApp({
     repository,
     jobs,
@@ -161,17 +200,7 @@ export async function startServer(
   const port = portOf(server, options.port);
   bound.port = port;
   if (otlpServer) bound.otlpPort = portOf(otlpServer, options.otlpPort!);
-  const displayHost = options.host.includes(':') ? `[${options.host}]` : options.host;
-  const state: ServerState = {
-    pid: process.pid,
-    host: options.host,
-    port,
-    url: `http://${displayHost}:${port}/`,
-    ...(bound.otlpPort !== undefined
-      ? { otlpUrl: `http://${displayHost}:${bound.otlpPort}/v1/traces` }
-      : {}),
-    startedAt: new Date().toISOString(),
-  };
+  const state = stateOf(options.host, port, bound.otlpPort);
   writeState(options.home, state);
   log(`listening on ${state.url} (pid ${process.pid}, database ${databaseFile})`);
   log(`OTLP spans: POST ${state.url}v1/traces${state.otlpUrl ? ` and ${state.otlpUrl}` : ''}`);
@@ -184,13 +213,7 @@ export async function startServer(
   const stop = async () => {
     if (stopped) return;
     stopped = true;
-    const closing = [server, ...(otlpServer ? [otlpServer] : [])].map((listener) => {
-      const closed = new Promise<void>((resolve) => listener.close(() => resolve()));
-      // Idle keep-alive connections would hold close() open.
-      if ('closeAllConnections' in listener) listener.closeAllConnections();
-      return closed;
-    });
-    await Promise.all(closing);
+    await Promise.all([server, ...(otlpServer ? [otlpServer] : [])].map(closeListener));
     // Runs still waiting for their quiet period are stored before the database closes.
     await live.close({ flush: true });
     await jobs.close();
