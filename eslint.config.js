@@ -48,7 +48,6 @@ const PENDING_SPLIT = [
   'src/recording/inject/campaign.ts',
   'src/recording/inject/operators.ts',
   'src/recording/proxy.ts',
-  'src/recording/wire/openai-responses.ts',
 ];
 
 function layerRules(above, message, allow = []) {

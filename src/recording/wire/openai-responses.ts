@@ -2,10 +2,12 @@
  * The OpenAI Responses API (`POST /v1/responses`), which the OpenAI Agents SDK and the AI SDK's
  * default OpenAI models speak. A request's history is `input` (a string, or messages and
  * `function_call` / `function_call_output` items) under `instructions`; a stream is named events
- * ending with `response.completed`, whose `response` is the whole reply.
+ * ending with `response.completed`, whose `response` is the whole reply. Writing a reply is
+ * openai-responses-write.ts.
  */
 import type { ToolCall } from '../../trace/model.js';
-import { sseEvent, sseJson } from '../sse.js';
+import { sseJson } from '../sse.js';
+import { writeResponsesReply } from './openai-responses-write.js';
 import {
   argumentsText,
   asArray,
@@ -14,7 +16,6 @@ import {
   asString,
   contentText,
   metadataAgent,
-  replyId,
   type HistoryItem,
   type ReplyView,
   type WireApi,
@@ -146,113 +147,6 @@ export const openAiResponses: WireApi = {
     if (!Array.isArray(body.output)) throw new Error('the body has no output list');
     return readResponse(body);
   },
-  writeReply(reply, options) {
-    const id = replyId('resp_');
-    const createdAt = Math.floor(Date.now() / 1000);
-    const messageId = replyId('msg_');
-    const text = { type: 'output_text', text: reply.text, annotations: [] };
-    const output: Record<string, unknown>[] = [];
-    if (reply.text.length > 0 || reply.toolCalls.length === 0)
-      output.push({
-        id: messageId,
-        type: 'message',
-        status: 'completed',
-        role: 'assistant',
-        content: [text],
-      });
-    for (const call of reply.toolCalls)
-      output.push({
-        id: replyId('fc_'),
-        type: 'function_call',
-        status: 'completed',
-        call_id: call.id ?? replyId('call_'),
-        name: call.name,
-        arguments: call.arguments,
-      });
-    const usage = {
-      input_tokens: options.inputTokens ?? 0,
-      input_tokens_details: { cached_tokens: 0 },
-      output_tokens: options.outputTokens ?? 0,
-      output_tokens_details: { reasoning_tokens: 0 },
-      total_tokens: (options.inputTokens ?? 0) + (options.outputTokens ?? 0),
-    };
-    const response = (status: string, items: unknown[], withUsage: boolean) => ({
-      id,
-      object: 'response',
-      created_at: createdAt,
-      status,
-      error: null,
-      incomplete_details: null,
-      model: options.model,
-      output: items,
-      parallel_tool_calls: true,
-      tool_choice: 'auto',
-      tools: [],
-      usage: withUsage ? usage : null,
-    });
-    if (!options.stream)
-      return {
-        contentType: 'application/json',
-        body: JSON.stringify(response('completed', output, true)),
-      };
-    let sequence = 0;
-    const event = (type: string, fields: Record<string, unknown>) =>
-      sseEvent({ type, sequence_number: sequence++, ...fields }, type);
-    let body = event('response.created', { response: response('in_progress', [], false) });
-    body += event('response.in_progress', { response: response('in_progress', [], false) });
-    output.forEach((item, outputIndex) => {
-      if (item.type === 'message') {
-        body += event('response.output_item.added', {
-          output_index: outputIndex,
-          item: { ...item, status: 'in_progress', content: [] },
-        });
-        body += event('response.content_part.added', {
-          item_id: messageId,
-          output_index: outputIndex,
-          content_index: 0,
-          part: { ...text, text: '' },
-        });
-        if (reply.text.length > 0)
-          body += event('response.output_text.delta', {
-            item_id: messageId,
-            output_index: outputIndex,
-            content_index: 0,
-            delta: reply.text,
-            logprobs: [],
-          });
-        body += event('response.output_text.done', {
-          item_id: messageId,
-          output_index: outputIndex,
-          content_index: 0,
-          text: reply.text,
-          logprobs: [],
-        });
-        body += event('response.content_part.done', {
-          item_id: messageId,
-          output_index: outputIndex,
-          content_index: 0,
-          part: text,
-        });
-      } else {
-        body += event('response.output_item.added', {
-          output_index: outputIndex,
-          item: { ...item, status: 'in_progress', arguments: '' },
-        });
-        body += event('response.function_call_arguments.delta', {
-          item_id: item.id,
-          output_index: outputIndex,
-          delta: item.arguments,
-        });
-        body += event('response.function_call_arguments.done', {
-          item_id: item.id,
-          output_index: outputIndex,
-          arguments: item.arguments,
-        });
-      }
-      body += event('response.output_item.done', { output_index: outputIndex, item });
-    });
-    body += event('response.completed', { response: response('completed', output, true) });
-    return { contentType: 'text/event-stream', body };
-  },
+  writeReply: writeResponsesReply,
   errorBody: (message, type) => ({ error: { message, type, param: null, code: null } }),
 };
