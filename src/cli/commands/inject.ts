@@ -4,6 +4,7 @@
  * once per generated plan with one fault injected; the runs that then fail are the dataset.
  */
 import type { Command } from 'commander';
+import type { CampaignSummary, Counts } from '../../recording/inject/campaign.js';
 import { UserError } from '../../errors.js';
 import { MAST_MODES, mastCode } from '../../trace/mast.js';
 import { wholeNumber } from '../flag-values.js';
@@ -44,6 +45,114 @@ function progressBar(): (progress: {
   };
 }
 
+/** The MAST modes --modes names (all 14 by default), as codes. */
+function parseModes(flags: InjectFlags): string[] {
+  return (flags.modes ?? MAST_MODES.map((mode) => mode.code).join(','))
+    .split(',')
+    .map((value) => value.trim())
+    .filter(Boolean)
+    .map((value) => {
+      const code = mastCode(value);
+      if (!code)
+        throw new UserError(`--modes: "${value}" is not a MAST mode; use codes 1.1 to 3.3`);
+      return code;
+    });
+}
+
+/** The operators --operators names, each checked against the catalog's names. */
+function parseOperators(
+  flags: InjectFlags,
+  catalog: { strategyOf(name: string): unknown; names(): string[] },
+): string[] | undefined {
+  const operators = flags.operators
+    ?.split(',')
+    .map((value) => value.trim())
+    .filter(Boolean);
+  for (const operator of operators ?? [])
+    if (!catalog.strategyOf(operator))
+      throw new UserError(
+        `--operators: unknown operator "${operator}"; choose from ${catalog.names().join(', ')}`,
+      );
+  if (operators?.includes('manipulator') && !flags.manipulator)
+    throw new UserError('--operators manipulator needs --manipulator provider:model');
+  return operators;
+}
+
+/** The manipulator's temperature, a number of 0 or more. */
+function parseTemperature(flags: InjectFlags): number {
+  const temperature = Number(flags.temperature);
+  if (!Number.isFinite(temperature) || temperature < 0)
+    throw new UserError(`--temperature must be a number of 0 or more, got "${flags.temperature}"`);
+  return temperature;
+}
+
+/** The campaign's summary for a reader: kept and discarded, by mode, operator and agent. */
+function summaryText(summary: CampaignSummary, out: string): string {
+  const rows = (title: string, counts: Counts) =>
+    `${title}:\n${Object.entries(counts)
+      .sort(([left], [right]) => left.localeCompare(right))
+      .map(
+        ([name, count]) => `  ${name.padEnd(22)} kept ${count.kept}, discarded ${count.discarded}`,
+      )
+      .join('\n')}\n`;
+  return (
+    `${summary.kept} of ${summary.plans} injected runs failed their check and were kept in ${out}/runs` +
+    `${
+      Object.keys(summary.byReason).length > 0
+        ? ` (discarded: ${Object.entries(summary.byReason)
+            .map(([reason, count]) => `${count} ${reason}`)
+            .join(', ')})`
+        : ''
+    }\n` +
+    rows('by mode', summary.byMode) +
+    rows('by operator', summary.byOperator) +
+    rows('by agent', summary.byAgent) +
+    (summary.manipulator
+      ? `manipulator: ${summary.manipulator.calls} calls, ${summary.manipulator.inputTokens} / ${summary.manipulator.outputTokens} tokens, ${summary.manipulator.costUsd === undefined ? 'cost unknown' : `$${summary.manipulator.costUsd.toFixed(4)}`}\n`
+      : '')
+  );
+}
+
+/** The command's action: the flags read, the campaign run, its summary written. */
+async function runInject(flags: InjectFlags, exit: (code: number) => void): Promise<void> {
+  const modes = parseModes(flags);
+  const [{ runCampaign, readTasks }, { operatorCatalog }, { Manipulator }] = await Promise.all([
+    import('../../recording/inject/campaign.js'),
+    import('../../recording/inject/operators.js'),
+    import('../../recording/inject/manipulator.js'),
+  ]);
+  const operators = parseOperators(flags, operatorCatalog);
+  const temperature = parseTemperature(flags);
+  const manipulator = flags.manipulator
+    ? new Manipulator({
+        model: flags.manipulator,
+        ...(flags.manipulatorBaseUrl ? { baseUrl: flags.manipulatorBaseUrl } : {}),
+        temperature,
+        log: (line) => process.stderr.write(`faultline inject: ${line}\n`),
+      })
+    : undefined;
+  const summary = await runCampaign({
+    run: flags.run,
+    check: flags.check,
+    tasks: readTasks(flags.tasks),
+    plans: wholeNumber(flags.plans, '--plans', 1),
+    modes,
+    ...(operators ? { operators } : {}),
+    out: flags.out,
+    upstream: flags.upstream,
+    ...(flags.anthropicUpstream ? { anthropicUpstream: flags.anthropicUpstream } : {}),
+    seed: wholeNumber(flags.seed, '--seed', 0),
+    concurrency: wholeNumber(flags.concurrency, '--concurrency', 1),
+    ...(manipulator ? { manipulator } : {}),
+    timeoutMs: wholeNumber(flags.timeout, '--timeout', 1) * 1000,
+    onProgress: progressBar(),
+  });
+  process.stderr.write(summaryText(summary, flags.out));
+  process.stdout.write(`${JSON.stringify(summary)}\n`);
+  exit(0);
+}
+
+/** `faultline inject`: its flags and help, and the action that runs a campaign. */
 export function registerInject(program: Command, exit: (code: number) => void): void {
   program
     .command('inject')
@@ -79,87 +188,5 @@ Example (the example team, with its scripted model on port 8700):
     --check 'node --import tsx examples/agent-team/check.ts --task {id} --answer {work}/answer.json'
   faultline eval injected/runs --method offline -o report.html`,
     )
-    .action(async (flags: InjectFlags) => {
-      const modes = (flags.modes ?? MAST_MODES.map((mode) => mode.code).join(','))
-        .split(',')
-        .map((value) => value.trim())
-        .filter(Boolean)
-        .map((value) => {
-          const code = mastCode(value);
-          if (!code)
-            throw new UserError(`--modes: "${value}" is not a MAST mode; use codes 1.1 to 3.3`);
-          return code;
-        });
-      const [{ runCampaign, readTasks }, { operatorCatalog }, { Manipulator }] = await Promise.all([
-        import('../../recording/inject/campaign.js'),
-        import('../../recording/inject/operators.js'),
-        import('../../recording/inject/manipulator.js'),
-      ]);
-      const operators = flags.operators
-        ?.split(',')
-        .map((value) => value.trim())
-        .filter(Boolean);
-      for (const operator of operators ?? [])
-        if (!operatorCatalog.strategyOf(operator))
-          throw new UserError(
-            `--operators: unknown operator "${operator}"; choose from ${operatorCatalog.names().join(', ')}`,
-          );
-      if (operators?.includes('manipulator') && !flags.manipulator)
-        throw new UserError('--operators manipulator needs --manipulator provider:model');
-      const temperature = Number(flags.temperature);
-      if (!Number.isFinite(temperature) || temperature < 0)
-        throw new UserError(
-          `--temperature must be a number of 0 or more, got "${flags.temperature}"`,
-        );
-      const manipulator = flags.manipulator
-        ? new Manipulator({
-            model: flags.manipulator,
-            ...(flags.manipulatorBaseUrl ? { baseUrl: flags.manipulatorBaseUrl } : {}),
-            temperature,
-            log: (line) => process.stderr.write(`faultline inject: ${line}\n`),
-          })
-        : undefined;
-      const summary = await runCampaign({
-        run: flags.run,
-        check: flags.check,
-        tasks: readTasks(flags.tasks),
-        plans: wholeNumber(flags.plans, '--plans', 1),
-        modes,
-        ...(operators ? { operators } : {}),
-        out: flags.out,
-        upstream: flags.upstream,
-        ...(flags.anthropicUpstream ? { anthropicUpstream: flags.anthropicUpstream } : {}),
-        seed: wholeNumber(flags.seed, '--seed', 0),
-        concurrency: wholeNumber(flags.concurrency, '--concurrency', 1),
-        ...(manipulator ? { manipulator } : {}),
-        timeoutMs: wholeNumber(flags.timeout, '--timeout', 1) * 1000,
-        onProgress: progressBar(),
-      });
-      const rows = (title: string, counts: Record<string, { kept: number; discarded: number }>) =>
-        `${title}:\n${Object.entries(counts)
-          .sort(([left], [right]) => left.localeCompare(right))
-          .map(
-            ([name, count]) =>
-              `  ${name.padEnd(22)} kept ${count.kept}, discarded ${count.discarded}`,
-          )
-          .join('\n')}\n`;
-      process.stderr.write(
-        `${summary.kept} of ${summary.plans} injected runs failed their check and were kept in ${flags.out}/runs` +
-          `${
-            Object.keys(summary.byReason).length > 0
-              ? ` (discarded: ${Object.entries(summary.byReason)
-                  .map(([reason, count]) => `${count} ${reason}`)
-                  .join(', ')})`
-              : ''
-          }\n` +
-          rows('by mode', summary.byMode) +
-          rows('by operator', summary.byOperator) +
-          rows('by agent', summary.byAgent) +
-          (summary.manipulator
-            ? `manipulator: ${summary.manipulator.calls} calls, ${summary.manipulator.inputTokens} / ${summary.manipulator.outputTokens} tokens, ${summary.manipulator.costUsd === undefined ? 'cost unknown' : `$${summary.manipulator.costUsd.toFixed(4)}`}\n`
-            : ''),
-      );
-      process.stdout.write(`${JSON.stringify(summary)}\n`);
-      exit(0);
-    });
+    .action((flags: InjectFlags) => runInject(flags, exit));
 }
