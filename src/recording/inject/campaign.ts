@@ -11,31 +11,26 @@
  *   discarded/<plan>.json the injected runs that were not kept
  *   plans/<plan>.json     each plan and what became of it (a rerun skips plans written here)
  *   summary.json          kept and discarded per mode, operator and agent
+ *
+ * Its parts: campaign-tasks.ts (the tasks file, the command lines filled in), campaign-plans.ts
+ * (the plans drawn from a clean run) and campaign-run.ts (one run and its check, through a proxy).
  */
-import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import pLimit from 'p-limit';
 import { UserError } from '../../errors.js';
 import type { Trace } from '../../trace/model.js';
-import { shownUpstream } from '../forward.js';
 import { tidyRunId } from '../identify.js';
-import { parseUpstream, startProxy } from '../proxy.js';
-import { Recorder } from '../recorder.js';
-import { recordingOf } from '../recording.js';
-import { runShell } from '../shell.js';
-import { earlierReplies, PlanInjector, type InjectionStatus } from './injector.js';
+import { parseUpstream } from '../proxy.js';
+import { samplePlans } from './campaign-plans.js';
+import { runOnce, type CampaignFolders, type RunContext } from './campaign-run.js';
+import type { CampaignTask } from './campaign-tasks.js';
+import type { InjectionStatus } from './injector.js';
 import type { Manipulator } from './manipulator.js';
-import { MANIPULATOR, MODE_OPERATORS, OPERATORS } from './operators.js';
 import type { InjectionTarget } from './plan.js';
 
-/** One task of the tasks file: a JSON value (an object with an `id`, usually). */
-export interface CampaignTask {
-  id: string;
-  /** The line as written in the tasks file. */
-  json: string;
-  value: unknown;
-}
+export { samplePlans } from './campaign-plans.js';
+export { fillCommand, readTasks, type CampaignTask } from './campaign-tasks.js';
 
 /** Settings of a campaign. */
 export interface CampaignOptions {
@@ -99,142 +94,6 @@ export interface CampaignSummary {
   manipulator?: { calls: number; inputTokens: number; outputTokens: number; costUsd?: number };
 }
 
-/** Reads a tasks file: JSON Lines, one task per line (an object with `id`, or any JSON value). */
-export function readTasks(file: string): CampaignTask[] {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new UserError(
-      `${file}: cannot read the tasks (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
-    );
-  }
-  const tasks: CampaignTask[] = [];
-  text.split('\n').forEach((line, index) => {
-    if (!line.trim()) return;
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch {
-      throw new UserError(`${file}:${index + 1}: not JSON; write one task per line as JSON`);
-    }
-    const named =
-      value !== null && typeof value === 'object' && 'id' in value ? String(value.id) : undefined;
-    const id = tidyRunId(named ?? `task-${tasks.length + 1}`) ?? `task-${tasks.length + 1}`;
-    if (tasks.some((task) => task.id === id))
-      throw new UserError(`${file}:${index + 1}: a second task with the id "${id}"`);
-    tasks.push({ id, json: line.trim(), value });
-  });
-  if (tasks.length === 0) throw new UserError(`${file}: no tasks (write one JSON task per line)`);
-  return tasks;
-}
-
-const shellQuote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
-
-/**
- * A command line with the task filled in: `{task}` is the task's JSON (shell-quoted), `{work}` the
- * run's own folder, `{name}` any top-level string or number field of the task (`{id}`).
- */
-export function fillCommand(command: string, task: CampaignTask, work: string): string {
-  return command.replace(/\{([A-Za-z_][\w-]*)\}/g, (whole, name: string) => {
-    if (name === 'task') return shellQuote(task.json);
-    if (name === 'work') return shellQuote(work);
-    if (name === 'id') return shellQuote(task.id);
-    const field =
-      task.value !== null && typeof task.value === 'object'
-        ? (task.value as Record<string, unknown>)[name]
-        : undefined;
-    return typeof field === 'string' || typeof field === 'number'
-      ? shellQuote(String(field))
-      : whole;
-  });
-}
-
-/** A seeded generator (mulberry32) from a text. */
-function generator(seedText: string): () => number {
-  let state = createHash('sha256').update(seedText).digest().readUInt32LE(0);
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let value = state;
-    value = Math.imul(value ^ (value >>> 15), value | 1);
-    value ^= value + Math.imul(value ^ (value >>> 7), value | 61);
-    return ((value ^ (value >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
-const pick = <Item>(items: readonly Item[], random: () => number): Item =>
-  items[Math.floor(random() * items.length)]!;
-
-/**
- * The plans of a task: `count` targets, each a model call of the clean run (its agent and
- * occurrence), a mode of `modes` and an operator for it. The same seed gives the same plans.
- */
-export function samplePlans(
-  clean: Trace,
-  options: {
-    count: number;
-    modes: string[];
-    operators?: string[];
-    seed: number;
-    task: string;
-    manipulator: boolean;
-  },
-): InjectionTarget[] {
-  const calls = (recordingOf(clean)?.calls ?? []).filter((call) => call.step !== undefined);
-  if (calls.length === 0) return [];
-  const random = generator(`${options.seed}:${options.task}`);
-  const plans: InjectionTarget[] = [];
-  for (let index = 0; index < options.count; index += 1) {
-    const mode = options.modes[index % options.modes.length]!;
-    const own = MODE_OPERATORS[mode] ?? ['replace'];
-    const allowed = options.operators
-      ? own.filter((name) => options.operators!.includes(name))
-      : own;
-    const operators =
-      options.operators?.includes(MANIPULATOR) || (options.manipulator && !options.operators)
-        ? [MANIPULATOR]
-        : allowed.length > 0
-          ? allowed
-          : (options.operators ?? own);
-    const target = (call: (typeof calls)[number], operator: string): InjectionTarget => ({
-      agent: call.agent,
-      occurrence: call.agentCall + 1,
-      strategy: OPERATORS.get(operator)?.strategy ?? 'response-corruption',
-      mode,
-      operator,
-    });
-    // The calls where the operator changes something in the clean run; any call when none.
-    const fitting = calls.flatMap((call) =>
-      operators
-        .filter((operator) => applies(clean, call.step!, target(call, operator)))
-        .map((operator) => target(call, operator)),
-    );
-    plans.push(
-      fitting.length > 0
-        ? pick(fitting, random)
-        : target(pick(calls, random), pick(operators, random)),
-    );
-  }
-  return plans;
-}
-
-/** Whether a target's operator would change the clean run's call at `step`. */
-function applies(clean: Trace, step: number, target: InjectionTarget): boolean {
-  const operator = OPERATORS.get(target.operator);
-  if (!operator) return true;
-  if (operator.strategy === 'prompt-injection')
-    return target.operator !== 'drop-last-tool-result' || clean.steps[step - 1]?.role === 'tool';
-  const reply = earlierReplies(clean, step + 1).at(-1)?.reply;
-  if (!reply) return false;
-  return (
-    operator.apply(reply, {
-      target,
-      request: { stream: false, system: '', items: [] },
-      earlier: earlierReplies(clean, step),
-    }) !== undefined
-  );
-}
-
 /** Writes a file whole (through a temporary name, so a stopped campaign leaves none half-written). */
 function writeJson(file: string, value: unknown): void {
   const temporary = `${file}.${process.pid}.tmp`;
@@ -253,9 +112,8 @@ function countBy(results: readonly PlanResult[], key: (result: PlanResult) => st
   return counts;
 }
 
-/** Runs a whole campaign; returns its summary (also written to summary.json). */
-export async function runCampaign(options: CampaignOptions): Promise<CampaignSummary> {
-  const out = resolve(options.out);
+/** A campaign's output folders under `out`, made. */
+function makeFolders(out: string): CampaignFolders {
   const folders = {
     runs: join(out, 'runs'),
     clean: join(out, 'clean'),
@@ -265,93 +123,25 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignSum
     recording: join(out, 'work', 'recording'),
   };
   for (const folder of Object.values(folders)) mkdirSync(folder, { recursive: true });
-  const upstream = parseUpstream(options.upstream);
-  const timeoutMs = options.timeoutMs ?? 300_000;
-  const log = options.log ?? (() => {});
+  return folders;
+}
 
-  /** One run of the system through a proxy (with the injector, if any); the run and its check. */
-  async function runOnce(
-    task: CampaignTask,
-    runId: string,
-    target: InjectionTarget | undefined,
-  ): Promise<{
-    trace: Trace | undefined;
-    passed: boolean;
-    output: string;
-    injector: PlanInjector | undefined;
-  }> {
-    const box: { recorder?: Recorder } = {};
-    const injector = target
-      ? new PlanInjector({
-          plan: { targets: [target] },
-          ...(options.manipulator ? { manipulator: options.manipulator } : {}),
-          runSoFar: async (run) => (await box.recorder!.run(run)).toTrace(),
-          log,
-        })
-      : undefined;
-    const work = join(folders.work, runId);
-    rmSync(work, { recursive: true, force: true });
-    mkdirSync(work, { recursive: true });
-    const recorder = new Recorder({
-      folder: folders.recording,
-      run: { upstream: shownUpstream(upstream) },
-      ...(injector ? { decorate: (trace: Trace) => injector.decorate(trace) } : {}),
-      log,
-    });
-    box.recorder = recorder;
-    const proxy = await startProxy({
-      upstream: options.upstream,
-      ...(options.anthropicUpstream ? { anthropicUpstream: options.anthropicUpstream } : {}),
-      recorder,
-      port: 0,
-      run: runId,
-      ...(injector ? { injector } : {}),
-    });
-    const environment: NodeJS.ProcessEnv = {
-      ...process.env,
-      OPENAI_BASE_URL: `${proxy.url}/v1`,
-      OPENAI_API_BASE: `${proxy.url}/v1`,
-      ANTHROPIC_BASE_URL: proxy.url,
-      FAULTLINE_RUN: runId,
-      FAULTLINE_TASK: task.json,
-      FAULTLINE_TASK_ID: task.id,
-      FAULTLINE_WORK_DIR: work,
-    };
-    let passed = false;
-    let output = '';
-    try {
-      const shell = { environment, timeoutMs, output: 'kept' as const };
-      const ran = await runShell(fillCommand(options.run, task, work), shell);
-      const checked = await runShell(fillCommand(options.check, task, work), shell);
-      passed = checked.code === 0;
-      output = `${ran.output}\n${checked.output}`.trim();
-    } finally {
-      await proxy.close();
-    }
-    const file = recorder.fileOf(runId)!;
-    const trace = existsSync(file)
-      ? ({
-          ...(JSON.parse(readFileSync(file, 'utf8')) as Trace),
-          outcome: passed ? 'success' : 'failure',
-        } as Trace)
-      : undefined;
-    rmSync(file, { force: true });
-    rmSync(work, { recursive: true, force: true });
-    return { trace, passed, output, injector };
-  }
+type Limit = ReturnType<typeof pLimit>;
 
-  // The clean runs, each task once (a rerun reads the one written).
-  const limit = pLimit(Math.max(1, options.concurrency));
-  const cleanRuns = new Map<string, Trace>();
+/** The clean runs, each task once (a rerun reads the one written); each must pass its check. */
+async function cleanRuns(context: RunContext, limit: Limit): Promise<Map<string, Trace>> {
+  const { options, folders } = context;
+  const clean = new Map<string, Trace>();
   await Promise.all(
     options.tasks.map((task) =>
       limit(async () => {
         const file = join(folders.clean, `${task.id}.json`);
         if (existsSync(file)) {
-          cleanRuns.set(task.id, JSON.parse(readFileSync(file, 'utf8')) as Trace);
+          clean.set(task.id, JSON.parse(readFileSync(file, 'utf8')) as Trace);
           return;
         }
         const { trace, passed, output } = await runOnce(
+          context,
           task,
           tidyRunId(`${task.id}-clean`)!,
           undefined,
@@ -361,69 +151,56 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignSum
             `the clean run of task ${task.id} failed its check${trace ? '' : ' (no model call reached the proxy)'}: a fault can only be injected into a run that passes. Its output ends:\n${output.slice(-800)}`,
           );
         writeJson(file, trace);
-        cleanRuns.set(task.id, trace);
+        clean.set(task.id, trace);
       }),
     ),
   );
+  return clean;
+}
 
-  const planned = options.tasks.flatMap((task) =>
-    samplePlans(cleanRuns.get(task.id)!, {
-      count: options.plans,
-      modes: options.modes,
-      ...(options.operators ? { operators: options.operators } : {}),
-      seed: options.seed,
-      task: task.id,
-      manipulator: options.manipulator !== undefined,
-    }).map((target, index) => ({ task, target, id: tidyRunId(`${task.id}-plan-${index + 1}`)! })),
-  );
-  const results: PlanResult[] = [];
-  const progress = { done: 0, total: planned.length, kept: 0, discarded: 0 };
-  const report = (result: PlanResult) => {
-    results.push(result);
-    progress.done += 1;
-    if (result.kept) progress.kept += 1;
-    else progress.discarded += 1;
-    options.onProgress?.({ ...progress });
+/** One plan run (or read back, when a rerun finds it written): kept, or discarded and why. */
+async function runPlan(
+  context: RunContext,
+  plan: { task: CampaignTask; target: InjectionTarget; id: string },
+): Promise<PlanResult> {
+  const { folders } = context;
+  const { task, target, id } = plan;
+  const planFile = join(folders.plans, `${id}.json`);
+  if (existsSync(planFile)) return JSON.parse(readFileSync(planFile, 'utf8')) as PlanResult;
+  const { trace, passed, injector } = await runOnce(context, task, id, target);
+  const record = injector?.recordsOf(id)[0];
+  const reason: DiscardReason | undefined = !record
+    ? 'not-reached'
+    : record.status !== 'applied'
+      ? record.status
+      : passed
+        ? 'still-passed'
+        : undefined;
+  const kept = reason === undefined && trace?.labels !== undefined;
+  if (trace) writeJson(join(kept ? folders.runs : folders.discarded, `${id}.json`), trace);
+  const result: PlanResult = {
+    id,
+    task: task.id,
+    target,
+    kept,
+    ...(kept ? {} : { reason: reason ?? 'not-reached' }),
+    ...(kept && trace?.labels?.step !== undefined ? { step: trace.labels.step } : {}),
   };
-  await Promise.all(
-    planned.map(({ task, target, id }) =>
-      limit(async () => {
-        const planFile = join(folders.plans, `${id}.json`);
-        if (existsSync(planFile)) {
-          report(JSON.parse(readFileSync(planFile, 'utf8')) as PlanResult);
-          return;
-        }
-        const { trace, passed, injector } = await runOnce(task, id, target);
-        const record = injector?.recordsOf(id)[0];
-        const reason: DiscardReason | undefined = !record
-          ? 'not-reached'
-          : record.status !== 'applied'
-            ? record.status
-            : passed
-              ? 'still-passed'
-              : undefined;
-        const kept = reason === undefined && trace?.labels !== undefined;
-        if (trace) writeJson(join(kept ? folders.runs : folders.discarded, `${id}.json`), trace);
-        const result: PlanResult = {
-          id,
-          task: task.id,
-          target,
-          kept,
-          ...(kept ? {} : { reason: reason ?? 'not-reached' }),
-          ...(kept && trace?.labels?.step !== undefined ? { step: trace.labels.step } : {}),
-        };
-        writeJson(planFile, result);
-        report(result);
-      }),
-    ),
-  );
-  rmSync(folders.work, { recursive: true, force: true });
+  writeJson(planFile, result);
+  return result;
+}
 
+/** The summary of a campaign's results. */
+function summarize(
+  options: CampaignOptions,
+  results: readonly PlanResult[],
+  progress: CampaignProgress,
+): CampaignSummary {
   const byReason: Record<string, number> = {};
   for (const result of results)
     if (result.reason) byReason[result.reason] = (byReason[result.reason] ?? 0) + 1;
   const usage = options.manipulator?.usage;
-  const summary: CampaignSummary = {
+  return {
     tasks: options.tasks.length,
     plans: results.length,
     kept: progress.kept,
@@ -443,6 +220,48 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignSum
         }
       : {}),
   };
+}
+
+/** Runs a whole campaign; returns its summary (also written to summary.json). */
+export async function runCampaign(options: CampaignOptions): Promise<CampaignSummary> {
+  const out = resolve(options.out);
+  const context: RunContext = {
+    options,
+    folders: makeFolders(out),
+    upstream: parseUpstream(options.upstream),
+    timeoutMs: options.timeoutMs ?? 300_000,
+    log: options.log ?? (() => {}),
+  };
+  const limit = pLimit(Math.max(1, options.concurrency));
+  const clean = await cleanRuns(context, limit);
+
+  const planned = options.tasks.flatMap((task) =>
+    samplePlans(clean.get(task.id)!, {
+      count: options.plans,
+      modes: options.modes,
+      ...(options.operators ? { operators: options.operators } : {}),
+      seed: options.seed,
+      task: task.id,
+      manipulator: options.manipulator !== undefined,
+    }).map((target, index) => ({ task, target, id: tidyRunId(`${task.id}-plan-${index + 1}`)! })),
+  );
+  const results: PlanResult[] = [];
+  const progress = { done: 0, total: planned.length, kept: 0, discarded: 0 };
+  await Promise.all(
+    planned.map((plan) =>
+      limit(async () => {
+        const result = await runPlan(context, plan);
+        results.push(result);
+        progress.done += 1;
+        if (result.kept) progress.kept += 1;
+        else progress.discarded += 1;
+        options.onProgress?.({ ...progress });
+      }),
+    ),
+  );
+  rmSync(context.folders.work, { recursive: true, force: true });
+
+  const summary = summarize(options, results, progress);
   writeJson(join(out, 'summary.json'), summary);
   return summary;
 }
