@@ -1,0 +1,245 @@
+/**
+ * One model call through the proxy, recorded as a step of its run: answered by the responder
+ * (replay), or forwarded upstream (with the injector's changes, if any) and its reply piped back
+ * to the client as it arrives, then read for the recording.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { describeError } from '../errors.js';
+import {
+  decodedBody,
+  keptHeaders,
+  pipeReply,
+  sendUpstream,
+  transportReason,
+  upstreamHeaders,
+  upstreamUrl,
+} from './forward.js';
+import { headerValue } from './guard.js';
+import { AGENT_HEADER, identifyAgent, RUN_HEADER } from './identify.js';
+import { sendJson } from './proxy-http.js';
+import { injectReply } from './proxy-inject.js';
+import type { Answer, ProxiedCall, ProxyContext } from './proxy-types.js';
+import type { RecordedResponse } from './recording.js';
+import type { CallHandle, RunBuilder } from './run-builder.js';
+import type { ReplyView, RequestView, WireApi } from './wire/types.js';
+
+/** How a call ended, as its run records it. */
+type CallEnd = Parameters<RunBuilder['finish']>[1];
+
+/** A call begun in its run, and how it ends (once: it then releases its run and logs a line). */
+interface OpenCall {
+  runId: string;
+  agent: string;
+  call: CallHandle;
+  /** When the proxy got the call (performance.now()). */
+  started: number;
+  finish(end: CallEnd, status: number | string): void;
+  /** Whether finish has run. */
+  finished(): boolean;
+}
+
+/** A model call as the proxy got it. */
+export interface IncomingCall {
+  request: IncomingMessage;
+  response: ServerResponse;
+  body: Buffer;
+  url: URL;
+  api: WireApi;
+  view: RequestView;
+  /** The body, parsed. */
+  parsed: unknown;
+}
+
+/** Begins a call in its run (the run header's, the proxy's one run, or the clock's). */
+async function openCall(context: ProxyContext, incoming: IncomingCall): Promise<OpenCall> {
+  const { options, clock, log } = context;
+  const { request, api, view } = incoming;
+  const started = performance.now();
+  const { agent, source } = identifyAgent(headerValue(request.headers[AGENT_HEADER]), view);
+  const runHeader = headerValue(request.headers[RUN_HEADER]);
+  const automatic = !options.run && !runHeader;
+  const runId = options.run ?? clock.begin(runHeader);
+  let builder: RunBuilder;
+  let call: CallHandle;
+  try {
+    builder = await options.recorder.run(runId);
+    call = builder.begin({ agent, agentSource: source, api: api.name, request: view });
+  } catch (error) {
+    if (automatic) clock.end(runId);
+    throw error;
+  }
+  let finished = false;
+  const finish = (end: CallEnd, status: number | string) => {
+    finished = true;
+    try {
+      builder.finish(call, end);
+    } finally {
+      if (automatic) clock.end(runId);
+    }
+    options.recorder.changed(runId);
+    log(
+      `${runId} ${agent} ${api.name}${view.stream ? ' (stream)' : ''} → ${status} ${Math.round(end.durationMs)} ms${end.answeredBy && end.answeredBy !== 'upstream' ? ` [${end.answeredBy}]` : ''}${call.call.error ? `: ${call.call.error.slice(0, 160)}` : ''}`,
+    );
+  };
+  return { runId, agent, call, started, finish, finished: () => finished };
+}
+
+/** Sends the responder's answer (a recorded reply, a fix, or a refusal) and ends the call. */
+function sendAnswer(response: ServerResponse, api: WireApi, answer: Answer, open: OpenCall): void {
+  const { started, finish } = open;
+  if (answer.kind === 'refuse') {
+    sendJson(response, answer.status, api.errorBody(answer.message, 'faultline_replay'));
+    finish({ error: answer.message, durationMs: performance.now() - started }, answer.status);
+    return;
+  }
+  response.writeHead(answer.status, {
+    ...answer.headers,
+    'content-length': Buffer.byteLength(answer.body),
+  });
+  response.end(answer.body);
+  finish(
+    {
+      response: {
+        status: answer.status,
+        headers: keptHeaders(answer.headers),
+        body: answer.body,
+      },
+      reply: answer.reply,
+      durationMs: performance.now() - started,
+      answeredBy: answer.kind,
+    },
+    answer.status,
+  );
+}
+
+/** Pipes the upstream's reply to the client; returns what the recording keeps of it. */
+async function pipeAndRead(
+  context: ProxyContext,
+  api: WireApi,
+  reply: IncomingMessage,
+  response: ServerResponse,
+): Promise<Pick<CallEnd, 'response' | 'reply' | 'error'>> {
+  const status = reply.statusCode ?? 502;
+  const piped = await pipeReply(reply, response, context.recordLimit);
+  let text = '';
+  let readError: string | undefined;
+  try {
+    text = piped.truncated
+      ? piped.body.toString('utf8')
+      : decodedBody(piped.body, headerValue(reply.headers['content-encoding']));
+  } catch (error) {
+    readError = describeError(error);
+  }
+  const streamed = (reply.headers['content-type'] ?? '').includes('event-stream');
+  let readReply: ReplyView | undefined;
+  if (!readError && text.length > 0 && !piped.truncated) {
+    try {
+      readReply = api.readReply(text, streamed);
+    } catch (error) {
+      readError = `the reply body could not be read (${describeError(error).slice(0, 200)})`;
+    }
+  } else if (!readError && text.length === 0 && !piped.error)
+    readError = 'the reply body was empty';
+  const recorded: RecordedResponse = {
+    status,
+    headers: keptHeaders(reply.headers),
+    body: text,
+    ...(piped.truncated ? { truncated: true } : {}),
+  };
+  const error = piped.error ?? readError;
+  return {
+    response: recorded,
+    ...(readReply ? { reply: readReply } : {}),
+    ...(error ? { error } : {}),
+  };
+}
+
+/** Forwards the call upstream (its request rewritten by the injector, if any) and ends it. */
+async function forwardCall(
+  context: ProxyContext,
+  incoming: IncomingCall,
+  proxied: ProxiedCall,
+  open: OpenCall,
+): Promise<void> {
+  const { options } = context;
+  const { request, response, body, url, api, parsed } = incoming;
+  const { started, finish } = open;
+  const base = api.provider === 'anthropic' ? context.anthropicUpstream : context.upstream;
+  const target = upstreamUrl(base, url.pathname, url.search);
+  const answeredBy = options.responder ? ('upstream' as const) : undefined;
+  const rewritten = await options.injector?.rewriteRequest(proxied, parsed);
+  const forwarded = rewritten === undefined ? body : Buffer.from(JSON.stringify(rewritten), 'utf8');
+  const sent = sendUpstream(
+    target,
+    'POST',
+    upstreamHeaders(request.headers, api.provider, forwarded.byteLength),
+    forwarded,
+  );
+  response.on('close', () => {
+    if (!response.writableFinished) sent.abort();
+  });
+  let reply: IncomingMessage;
+  try {
+    reply = await sent.reply;
+  } catch (error) {
+    const message = `faultline proxy: the upstream ${base.origin} could not be reached (${transportReason(error)})`;
+    sendJson(response, 502, api.errorBody(message, 'upstream_unreachable'));
+    finish(
+      {
+        error: message,
+        durationMs: performance.now() - started,
+        ...(answeredBy ? { answeredBy } : {}),
+      },
+      502,
+    );
+    return;
+  }
+  const status = reply.statusCode ?? 502;
+  if (options.injector && status < 300 && options.injector.replacesReply(proxied)) {
+    const injected = await injectReply(proxied, reply, response, options.injector, context.log);
+    finish({ ...injected, durationMs: performance.now() - started }, status);
+    return;
+  }
+  const kept = await pipeAndRead(context, api, reply, response);
+  finish(
+    {
+      ...kept,
+      durationMs: performance.now() - started,
+      ...(answeredBy ? { answeredBy } : {}),
+    },
+    status,
+  );
+}
+
+/** Records one model call: answered by the responder, or forwarded upstream. */
+export async function recordCall(context: ProxyContext, incoming: IncomingCall): Promise<void> {
+  const open = await openCall(context, incoming);
+  // Whatever throws from here on (a responder, an injector, the client's socket) still ends the
+  // call, with an error step, so its run is released and the next call does not join it.
+  try {
+    const proxied: ProxiedCall = {
+      run: open.runId,
+      agent: open.agent,
+      agentCall: open.call.call.agentCall,
+      api: incoming.api,
+      request: incoming.view,
+      fingerprint: open.call.call.request,
+    };
+    const answer = context.options.responder?.answer(proxied);
+    if (answer) {
+      sendAnswer(incoming.response, incoming.api, answer, open);
+      return;
+    }
+    await forwardCall(context, incoming, proxied, open);
+  } catch (error) {
+    if (!open.finished())
+      open.finish(
+        {
+          error: `faultline proxy: ${describeError(error)}`,
+          durationMs: performance.now() - open.started,
+        },
+        500,
+      );
+    throw error;
+  }
+}
