@@ -3,7 +3,10 @@
  * `--cv` also prints the cross-validated table of docs/MODEL.md.
  */
 import { Option, type Command } from 'commander';
-import { DEFAULT_TRAIN_SETTINGS, UNFAMILIAR_STEPS } from '../../attribution/offline/model/settings.js';
+import {
+  DEFAULT_TRAIN_SETTINGS,
+  UNFAMILIAR_STEPS,
+} from '../../attribution/offline/model/settings.js';
 import { addFoldOptions } from '../fold-options.js';
 import type { TrainFlags } from './train-action.js';
 
