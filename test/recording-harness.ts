@@ -3,6 +3,7 @@
  * recorder writing into the temporary folder and its database, and a proxy in front of the server.
  * Everything listens on 127.0.0.1 with a free port and is removed afterwards.
  */
+import OpenAI from 'openai';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -74,4 +75,25 @@ export async function startHarness(
       rmSync(home, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Records one team run through the proxy with the official `openai` client: three calls by
+ * agents A, B, A under one run header.
+ */
+export async function recordTeamRun(harness: Harness, runId: string): Promise<void> {
+  const client = new OpenAI({
+    baseURL: `${harness.proxy.url}/v1`,
+    apiKey: 'sk-test',
+    maxRetries: 0,
+  });
+  for (const [agent, text] of [
+    ['A', 'Plan the sum of 2 and 3.'],
+    ['B', 'Compute it.'],
+    ['A', 'Report the answer.'],
+  ] as const)
+    await client.chat.completions.create(
+      { model: 'scripted', messages: [{ role: 'user', content: text }] },
+      { headers: { 'x-faultline-agent': agent, 'x-faultline-run': runId } },
+    );
 }

@@ -11,7 +11,7 @@ import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAI } from '@ai-sdk/openai';
 import { generateText, jsonSchema, streamText, tool } from 'ai';
 import OpenAI from 'openai';
-import { startHarness, type Harness } from '../../test/recording-harness.js';
+import { recordTeamRun, startHarness, type Harness } from '../../test/recording-harness.js';
 import { ROOT } from '../../test/paths.js';
 import {
   lastUserText,
@@ -275,20 +275,7 @@ test('a compressed reply reaches the client as sent and is recorded decoded', as
 describe('calls become the steps of runs', () => {
   test('agents A, B, A in one run make one trace that attribute, inspect and the page read', async () => {
     harness = await startHarness();
-    const client = new OpenAI({
-      baseURL: `${harness.proxy.url}/v1`,
-      apiKey: 'sk-test',
-      maxRetries: 0,
-    });
-    for (const [agent, text] of [
-      ['A', 'Plan the sum of 2 and 3.'],
-      ['B', 'Compute it.'],
-      ['A', 'Report the answer.'],
-    ] as const)
-      await client.chat.completions.create(
-        { model: 'scripted', messages: [{ role: 'user', content: text }] },
-        { headers: { 'x-faultline-agent': agent, 'x-faultline-run': 'team-1' } },
-      );
+    await recordTeamRun(harness, 'team-1');
     await settled(harness);
     const trace = runFile(harness, 'team-1');
     assert.deepEqual(

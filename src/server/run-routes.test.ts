@@ -2,8 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import OpenAI from 'openai';
-import { startHarness } from '../../test/recording-harness.js';
+import { recordTeamRun, startHarness } from '../../test/recording-harness.js';
 import type { Trace } from '../trace/model.js';
 import { createApp } from './app.js';
 import { openDatabase } from '../store/database.js';
@@ -82,20 +81,7 @@ test('passed runs are not attributed; unknown runs and outcomes are refused', as
 test('a run recorded through the proxy (agents A, B, A) is on the page, and can be marked failed there', async () => {
   const harness = await startHarness();
   try {
-    const client = new OpenAI({
-      baseURL: `${harness.proxy.url}/v1`,
-      apiKey: 'sk-test',
-      maxRetries: 0,
-    });
-    for (const [agent, text] of [
-      ['A', 'Plan the sum of 2 and 3.'],
-      ['B', 'Compute it.'],
-      ['A', 'Report the answer.'],
-    ] as const)
-      await client.chat.completions.create(
-        { model: 'scripted', messages: [{ role: 'user', content: text }] },
-        { headers: { 'x-faultline-agent': agent, 'x-faultline-run': 'page-run' } },
-      );
+    await recordTeamRun(harness, 'page-run');
     await harness.recorder.close();
     const app = createApp({ repository: new Repository(harness.db), webRoot: harness.home });
     const { traceId } = harness.runs.get('page-run')!;
