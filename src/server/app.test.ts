@@ -221,7 +221,10 @@ describe('HTTP API', () => {
     });
     const saved = new Repository(db).saveEvaluation('offline on examples', ['offline'], 2, {
       rows: [],
-      records: [record(join(ROOT, 'examples/who-and-when-hc-6.json')), record('/gone/x.json')],
+      records: [
+        record(join(ROOT, 'examples/who-and-when-hc-6.json')),
+        record(join(ROOT, 'zz-gone.json')),
+      ],
     });
     const listed = (await (
       await app.request(`/api/evaluations/${saved.id}`, { headers: HOST })
@@ -242,8 +245,8 @@ describe('HTTP API', () => {
     ).json()) as typeof listed;
     assert.deepEqual(
       paged.traces.map((row) => row.index),
-      [1],
-      'sorted by file, descending (/work… before /gone…), second page',
+      [0],
+      'sorted by file, descending (…/zz-gone.json before …/examples/…), second page: the example',
     );
     const wrong = (await (
       await app.request(`/api/evaluations/${saved.id}?wrong=1`, { headers: HOST })
@@ -270,7 +273,7 @@ describe('HTTP API', () => {
     assert.equal(again.analysis.id, body.analysis.id, 'opened once');
     const gone = await open(1);
     assert.equal(gone.status, 404);
-    assert.match(((await gone.json()) as { error: string }).error, /\/gone\/x\.json.*no such file/);
+    assert.match(((await gone.json()) as { error: string }).error, /zz-gone\.json.*no such file/);
     assert.equal((await open(7)).status, 404);
   });
 
