@@ -11,6 +11,11 @@ const QUOTE_LENGTH = 160;
 const OTHER_CONTENT = 0.2;
 /** ...when both say at least this many words (a short reply can be reworded entirely). */
 const CONTENT_WORDS = 6;
+/**
+ * Below this word similarity, a decision only one of two steps states is substance (an approval
+ * replaced by other words); above it the steps say the same and a decision word may come and go.
+ */
+const SAME_WORDS = 0.5;
 
 /** What differs between a failed step and the passing step aligned with it. */
 export interface StepDifference {
@@ -73,6 +78,56 @@ const listed = (items: readonly string[]) =>
   items.length <= 3
     ? items.join(', ')
     : `${items.slice(0, 3).join(', ')} and ${items.length - 3} more`;
+
+/** What a step decides, as compared: accepts or rejects, and whether it ends the run. */
+interface Decided {
+  decision: number;
+  terminates: boolean;
+  words: readonly string[];
+}
+
+const verb = (decision: number) => (decision > 0 ? 'accepts' : 'rejects');
+
+/**
+ * How two steps' decisions differ, one line each: reversed; stated by one step only while the
+ * steps otherwise say different things (an approval replaced by something else); or one ends the
+ * run (`TERMINATE`, a final answer) where the other goes on.
+ */
+function decisionDetails(failed: Decided, passed: Decided): string[] {
+  const details: string[] = [];
+  if (failed.decision !== 0 && passed.decision !== 0 && failed.decision !== passed.decision)
+    details.push(
+      `the decision is reversed: it ${verb(failed.decision)} where the passing run ${verb(passed.decision)}`,
+    );
+  else if (
+    failed.decision !== passed.decision &&
+    wordSimilarity(failed.words, passed.words) < SAME_WORDS
+  )
+    details.push(
+      failed.decision === 0
+        ? `it makes no decision where the passing run ${verb(passed.decision)}`
+        : `it ${verb(failed.decision)} where the passing run decides nothing`,
+    );
+  if (failed.terminates !== passed.terminates)
+    details.push(
+      failed.terminates
+        ? 'it ends the run where the passing run goes on'
+        : 'it goes on where the passing run ends',
+    );
+  return details;
+}
+
+/**
+ * The passing step's lines a failed step leaves out when it says nothing else: each of its lines
+ * is one of the passing step's, and some of those are missing (a reply cut short). Empty otherwise;
+ * a reworded step never has all its lines verbatim in the other.
+ */
+function missingLines(failed: readonly string[], passed: readonly string[]): string[] {
+  const own = new Set(failed.map((line) => line.trim()));
+  const theirs = new Set(passed.map((line) => line.trim()));
+  if (own.size === 0 || [...own].some((line) => !theirs.has(line))) return [];
+  return passed.filter((line) => !own.has(line.trim()));
+}
 
 /** How a failed step differs in substance from the passing step aligned with it (none: empty). */
 export function compareSteps(failedStep: StepSubstance, passedStep: StepSubstance): StepDifference {
@@ -139,17 +194,10 @@ export function compareSteps(failedStep: StepSubstance, passedStep: StepSubstanc
       dropped.length > 0 ? quoteLine(dropped[0]!) : undefined,
     );
   }
-  const reversed =
-    failed.decision !== 0 && passed.decision !== 0 && failed.decision !== passed.decision;
-  if (reversed || failed.terminates !== passed.terminates) {
+  const decision = decisionDetails(failed, passed);
+  if (decision.length > 0) {
     aspects.push('decision');
-    details.push(
-      reversed
-        ? `the decision is reversed: it ${failed.decision > 0 ? 'accepts' : 'rejects'} where the passing run ${passed.decision > 0 ? 'accepts' : 'rejects'}`
-        : failed.terminates
-          ? 'it ends the run where the passing run goes on'
-          : 'it goes on where the passing run ends',
-    );
+    details.push(...decision);
   }
   if (failed.error !== passed.error) {
     aspects.push('error');
@@ -158,6 +206,14 @@ export function compareSteps(failedStep: StepSubstance, passedStep: StepSubstanc
         ? 'it records an error the passing run does not'
         : 'the passing run records an error here',
     );
+  }
+  const missing = missingLines(failed.lines, passed.lines);
+  if (aspects.length === 0 && missing.length > 0) {
+    aspects.push('content');
+    details.push(
+      `it stops short: ${missing.length} of the passing step's ${passed.lines.length} lines ${missing.length === 1 ? 'is' : 'are'} missing`,
+    );
+    quote(quoteLine(failed.lines.at(-1) ?? ''), quoteLine(missing[0]!));
   }
   if (
     aspects.length === 0 &&

@@ -151,6 +151,39 @@ describe('diff of a failed run against a passing one', () => {
     assert.deepEqual(diff.divergence?.aspects, ['decision']);
   });
 
+  it('names a review replaced by other words: its approval is gone', () => {
+    const steps = passingSteps();
+    steps[5] = { speaker: 'Reviewer', content: steps[4]!.content };
+    const diff = diffTraces(run('failed', steps), run('passed', passingSteps()));
+    assert.equal(diff.divergence?.failedStep, 5);
+    assert.match(diff.divergence.detail, /makes no decision where the passing run accepts/);
+  });
+
+  it('names a step cut short, and one that gives no final answer where the passing run does', () => {
+    const plan = (content: string): DraftStep[] => {
+      const steps = passingSteps();
+      steps[1] = { speaker: 'Planner', content };
+      return steps;
+    };
+    const full =
+      '1. Look up the stock of apples and pears.\n2. Add the two counts.\n3. Report the sum.';
+    const cut = diffTraces(
+      run('failed', plan('1. Look up the stock of apples and pears.')),
+      run('passed', plan(full)),
+    );
+    assert.equal(cut.divergence?.failedStep, 1);
+    assert.match(cut.divergence.detail, /stops short: 2 of the passing step's 3 lines are missing/);
+    assert.equal(cut.divergence.passed, '2. Add the two counts.');
+
+    const answered = passingSteps();
+    answered[6] = { speaker: 'Reporter', content: 'FINAL ANSWER: 1,540' };
+    const unanswered = passingSteps();
+    unanswered[6] = { speaker: 'Reporter', content: 'The total is 1,540.' };
+    const diff = diffTraces(run('failed', unanswered), run('passed', answered));
+    assert.equal(diff.divergence?.failedStep, 6);
+    assert.match(diff.divergence.detail, /goes on where the passing run ends/);
+  });
+
   it('names a changed tool argument', () => {
     const steps = passingSteps();
     steps[2] = {

@@ -35,7 +35,7 @@ export interface StepFacts {
   code: string[];
   /** +1 accepts, -1 rejects, 0 neither or both. */
   decision: number;
-  /** True when the step ends the run (`TERMINATE`). */
+  /** True when the step ends the run (`TERMINATE`, or a line giving the final answer). */
   terminates: boolean;
 }
 
@@ -166,6 +166,12 @@ export function decisionOf(text: string): number {
   return Math.sign(score);
 }
 
+/**
+ * How a step ends a run: AutoGen's `TERMINATE`, or a line that gives the final answer (`FINAL
+ * ANSWER: 42`, ReAct's `Final Answer:`), as a team's last step does.
+ */
+const ENDS_RUN = /\bTERMINATE\b|^\W*final answer\s*:/im;
+
 /** The agent key of a name: canonical, lower-case, without separators. */
 export const agentKey = (name: string) =>
   canonicalAgentName(name)
@@ -194,7 +200,7 @@ export function substanceOf(step: Step): StepSubstance {
         numbers: numbersIn(text),
         code: codeIn(step.content),
         decision: decisionOf(step.content),
-        terminates: /\bTERMINATE\b/.test(step.content),
+        terminates: ENDS_RUN.test(step.content),
       }),
   };
 }
