@@ -10,6 +10,8 @@ export const ENVIRONMENT = {
   home: 'FAULTLINE_HOME',
   prices: 'FAULTLINE_PRICES',
   token: 'FAULTLINE_TOKEN',
+  /** A `postgres://` URL: the store lives in that PostgreSQL database instead of the home's file. */
+  databaseUrl: 'FAULTLINE_DATABASE_URL',
   /** Set by `launch --daemon` for the server process it starts. */
   daemonChild: 'FAULTLINE_DAEMON_CHILD',
 } as const;
@@ -31,6 +33,14 @@ export function faultlineHome(explicit?: string): string {
 /** The database file inside a faultline home. */
 export function databasePath(home: string = faultlineHome()): string {
   return join(home, 'faultline.db');
+}
+
+/**
+ * The database the store opens: `--database-url`, else FAULTLINE_DATABASE_URL (a `postgres://`
+ * URL), else the SQLite file in the home.
+ */
+export function databaseLocation(home: string = faultlineHome(), explicit?: string): string {
+  return explicit ?? environmentValue(ENVIRONMENT.databaseUrl) ?? databasePath(home);
 }
 
 /** The price table file: `--prices`, else FAULTLINE_PRICES. */

@@ -5,7 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
-import { databasePath } from '../config.js';
+import { databaseLocation } from '../config.js';
 import { UserError } from '../errors.js';
 import type { ModelClient } from '../llm/client.js';
 import type { Repository } from '../store/repository.js';
@@ -97,7 +97,7 @@ export async function replaySetUp(
       import('../store/runs.js'),
       import('../store/repository.js'),
     ]);
-    const db = openDatabase(databasePath());
+    const db = openDatabase(databaseLocation());
     database = { runs: new RunStore(db), repository: new Repository(db) };
     close = () => db.close();
   }

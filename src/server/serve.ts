@@ -4,7 +4,7 @@
  */
 import { serve, type ServerType } from '@hono/node-server';
 import { appendFileSync, mkdirSync } from 'node:fs';
-import { databasePath } from '../config.js';
+import { databaseLocation } from '../config.js';
 import { UserError } from '../errors.js';
 import { openDatabase } from '../store/database.js';
 import { Repository } from '../store/repository.js';
@@ -33,6 +33,8 @@ export interface ServeOptions {
   otlpPort?: number;
   /** Live ingest: quiet period, timeouts, caps, an LLM method for failed runs. */
   live?: LiveSettings;
+  /** A `postgres://` URL to keep the store in (default: FAULTLINE_DATABASE_URL, else the home's file). */
+  databaseUrl?: string;
 }
 
 /** Listens on host:port; a port in use or not allowed is a UserError saying what to do. */
@@ -130,7 +132,7 @@ export async function startServer(
   checkExposure(options);
   mkdirSync(options.home, { recursive: true });
   const log = serverLog(options);
-  const databaseFile = databasePath(options.home);
+  const databaseFile = databaseLocation(options.home, options.databaseUrl);
   const db = openDatabase(databaseFile);
   const repository = new Repository(db);
   const jobs = new JobPool({
@@ -202,7 +204,7 @@ export async function startServer(
   if (otlpServer) bound.otlpPort = portOf(otlpServer, options.otlpPort!);
   const state = stateOf(options.host, port, bound.otlpPort);
   writeState(options.home, state);
-  log(`listening on ${state.url} (pid ${process.pid}, database ${databaseFile})`);
+  log(`listening on ${state.url} (pid ${process.pid}, database ${db.location})`);
   log(`OTLP spans: POST ${state.url}v1/traces${state.otlpUrl ? ` and ${state.otlpUrl}` : ''}`);
   if (anyHost)
     log(

@@ -1,95 +1,19 @@
 /**
- * The embedded database: SQLite through better-sqlite3, in WAL mode so readers never block the
- * writer and a killed process loses at most the transaction in flight. Migrations live in code
- * and run in order on open; `PRAGMA user_version` records how far a file has come.
+ * Opening the store's database: a SQLite file (sqlite.ts; the default, in FAULTLINE_HOME) or a
+ * PostgreSQL server named by a `postgres://` URL (postgres.ts), either brought up to date by its
+ * migrations. Both answer the same synchronous interface (driver.ts).
  */
-import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { UserError } from '../errors.js';
+import { isPostgresUrl, type Db } from './driver.js';
+import { openPostgres } from './postgres.js';
+import { openSqlite } from './sqlite.js';
 
-/** An open database handle. */
-export type Db = Database.Database;
+export type { Db, Dialect, Statement } from './driver.js';
+export { isPostgresUrl } from './driver.js';
 
-/** Schema changes, applied in order; never edit a released one, append a new one. */
-const MIGRATIONS: string[] = [
-  `CREATE TABLE traces (
-     id TEXT PRIMARY KEY,
-     content_hash TEXT NOT NULL,
-     name TEXT NOT NULL,
-     format TEXT NOT NULL,
-     steps INTEGER NOT NULL,
-     trace_json TEXT NOT NULL,
-     created_at TEXT NOT NULL
-   );
-   CREATE INDEX traces_created ON traces (created_at);
-   CREATE TABLE analyses (
-     id TEXT PRIMARY KEY,
-     trace_id TEXT NOT NULL REFERENCES traces (id) ON DELETE CASCADE,
-     method TEXT NOT NULL,
-     model TEXT,
-     settings_json TEXT NOT NULL,
-     result_json TEXT NOT NULL,
-     usage_json TEXT NOT NULL,
-     milliseconds REAL NOT NULL,
-     created_at TEXT NOT NULL
-   );
-   CREATE INDEX analyses_trace ON analyses (trace_id, created_at);
-   CREATE TABLE evaluations (
-     id TEXT PRIMARY KEY,
-     title TEXT NOT NULL,
-     methods TEXT NOT NULL,
-     traces INTEGER NOT NULL,
-     summary_json TEXT NOT NULL,
-     created_at TEXT NOT NULL
-   );`,
-  // A label a person set on the page (teach it), kept apart from the labels the file carried.
-  `ALTER TABLE traces ADD COLUMN user_label_json TEXT;
-   CREATE INDEX traces_hash ON traces (content_hash);`,
-  // Runs recorded by `faultline proxy`: each is one trace, rewritten as its steps arrive, with the
-  // outcome a person or a check gave it and the file it is written to.
-  `CREATE TABLE runs (
-     run_id TEXT PRIMARY KEY,
-     trace_id TEXT NOT NULL UNIQUE REFERENCES traces (id) ON DELETE CASCADE,
-     file TEXT,
-     outcome TEXT NOT NULL DEFAULT 'unknown',
-     created_at TEXT NOT NULL,
-     updated_at TEXT NOT NULL
-   );`,
-  // The file's labels beside the trace, so that History, its filter and a label check read a
-  // small column rather than have SQLite parse every stored trace (tens of MB each, at worst).
-  `ALTER TABLE traces ADD COLUMN labels_json TEXT;
-   UPDATE traces SET labels_json = json_extract(trace_json, '$.labels');`,
-];
-
-/** Opens (creating if needed) the database at `file` and brings its schema up to date. */
-export function openDatabase(file: string): Db {
-  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
-  let db: Db;
-  try {
-    db = new Database(file);
-  } catch (error) {
-    throw new UserError(
-      `${file}: cannot open the database (${error instanceof Error ? error.message : String(error)})`,
-      { cause: error },
-    );
-  }
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = NORMAL');
-  db.pragma('foreign_keys = ON');
-  db.pragma('busy_timeout = 5000');
-  const version = db.pragma('user_version', { simple: true }) as number;
-  if (version > MIGRATIONS.length) {
-    db.close();
-    throw new UserError(
-      `${file}: the database was written by a newer faultline (schema ${version}); upgrade faultline`,
-    );
-  }
-  for (let index = version; index < MIGRATIONS.length; index += 1) {
-    db.transaction(() => {
-      db.exec(MIGRATIONS[index]!);
-      db.pragma(`user_version = ${index + 1}`);
-    })();
-  }
-  return db;
+/**
+ * Opens (creating if needed) the database at `target`, a SQLite file path, `:memory:`, or a
+ * `postgres://` URL, and brings its schema up to date.
+ */
+export function openDatabase(target: string): Db {
+  return isPostgresUrl(target) ? openPostgres(target) : openSqlite(target);
 }

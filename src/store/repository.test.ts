@@ -30,7 +30,7 @@ describe('store', () => {
       const repository = new Repository(second);
       assert.equal(repository.listHistory().items.length, 1);
       assert.equal(repository.listAnalyses({ traceId: saved.id }).items[0]!.result.agent, 'A');
-      second.pragma('user_version = 99');
+      second.exec('PRAGMA user_version = 99');
       second.close();
       assert.throws(() => openDatabase(file), /written by a newer faultline/);
     } finally {
@@ -53,7 +53,7 @@ describe('store', () => {
         }),
       );
       assert.equal(right.listAnalyses({ traceId: saved.id }).items.length, 50);
-      assert.equal(rightDb.pragma('integrity_check', { simple: true }), 'ok');
+      assert.deepEqual(rightDb.prepare('PRAGMA integrity_check').get(), { integrity_check: 'ok' });
       rightDb.close();
     } finally {
       await rm(folder, { recursive: true, force: true });

@@ -134,11 +134,11 @@ export class Repository {
            LEFT JOIN analyses AS latest ON latest.id = (
              SELECT id FROM analyses WHERE trace_id = traces.id ORDER BY created_at DESC LIMIT 1)`;
     const where = needle
-      ? `WHERE instr(lower(traces.name), @needle) OR instr(lower(traces.format), @needle)
-            OR instr(lower(coalesce(latest.method, '')), @needle)
-            OR instr(lower(coalesce(latest.model, '')), @needle)
-            OR instr(lower(coalesce(json_extract(latest.result_json, '$.agent'), '')), @needle)
-            OR instr(lower(coalesce(traces.user_label_json, traces.labels_json, '')), @needle)`
+      ? `WHERE instr(lower(traces.name), @needle) > 0 OR instr(lower(traces.format), @needle) > 0
+            OR instr(lower(coalesce(latest.method, '')), @needle) > 0
+            OR instr(lower(coalesce(latest.model, '')), @needle) > 0
+            OR instr(lower(coalesce(json_extract(latest.result_json, '$.agent'), '')), @needle) > 0
+            OR instr(lower(coalesce(traces.user_label_json, traces.labels_json, '')), @needle) > 0`
       : '';
     const parameters = needle ? { needle } : {};
     const { total } = this.db
@@ -198,11 +198,14 @@ export class Repository {
    * server answers with it as it is, so opening a large trace does not hold up other requests.
    */
   getTraceJson(id: string): string | undefined {
+    // The one place the JSON functions differ: PostgreSQL's work on jsonb.
+    const withLabel =
+      this.db.dialect === 'postgres'
+        ? `jsonb_set(trace_json::jsonb, '{labels}', user_label_json::jsonb || '{"byUser": true}')::text`
+        : `json_set(trace_json, '$.labels', json_set(user_label_json, '$.byUser', json('true')))`;
     const row = this.db
       .prepare(
-        `SELECT CASE WHEN user_label_json IS NULL THEN trace_json
-                ELSE json_set(trace_json, '$.labels', json_set(user_label_json, '$.byUser', json('true')))
-                END AS json
+        `SELECT CASE WHEN user_label_json IS NULL THEN trace_json ELSE ${withLabel} END AS json
            FROM traces WHERE id = ?`,
       )
       .get(id) as { json: string } | undefined;

@@ -153,8 +153,12 @@ export class RunStore {
       this.db
         .prepare('UPDATE runs SET outcome = ?, updated_at = ? WHERE run_id = ?')
         .run(outcome, new Date().toISOString(), run.runId);
+      const setOutcome =
+        this.db.dialect === 'postgres'
+          ? "jsonb_set(trace_json::jsonb, '{outcome}', to_jsonb(?::text))::text"
+          : "json_set(trace_json, '$.outcome', ?)";
       this.db
-        .prepare("UPDATE traces SET trace_json = json_set(trace_json, '$.outcome', ?) WHERE id = ?")
+        .prepare(`UPDATE traces SET trace_json = ${setOutcome} WHERE id = ?`)
         .run(outcome, run.traceId);
     })();
     return this.get(run.runId);
@@ -176,8 +180,8 @@ export class RunStore {
                SELECT id FROM analyses WHERE trace_id = runs.trace_id
                 ORDER BY created_at DESC LIMIT 1)
             WHERE runs.outcome = 'failure' AND latest.created_at >= @lastWeek)
-         SELECT agent, sum(created_at >= @thisWeek) AS this_week,
-                sum(created_at < @thisWeek) AS last_week
+         SELECT agent, sum(CASE WHEN created_at >= @thisWeek THEN 1 ELSE 0 END) AS this_week,
+                sum(CASE WHEN created_at < @thisWeek THEN 1 ELSE 0 END) AS last_week
            FROM blamed WHERE agent IS NOT NULL
           GROUP BY agent ORDER BY this_week DESC, last_week DESC, agent LIMIT 50`,
       )

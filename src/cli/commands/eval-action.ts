@@ -5,7 +5,7 @@ import { writeFile } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { DEFAULT_MODEL_PATH } from '../../attribution/offline/attribute/attributor.js';
 import { getMethod } from '../../attribution/registry.js';
-import { databasePath, faultlineHome } from '../../config.js';
+import { databaseLocation, faultlineHome } from '../../config.js';
 import { openDatabase } from '../../store/database.js';
 import { Repository } from '../../store/repository.js';
 import { UserError } from '../../errors.js';
@@ -160,7 +160,7 @@ function checkLlmFlags(methods: string[], flags: EvalFlags, llm: LlmOptions): vo
 /** Keeps the evaluation in the database too, so `faultline launch` can show it (a warning if not). */
 function saveForPage(title: string, methods: string[], traces: number, summary: EvalSummary): void {
   try {
-    const db = openDatabase(databasePath());
+    const db = openDatabase(databaseLocation());
     new Repository(db).saveEvaluation(title, methods, traces, summary);
     db.close();
   } catch (error) {

@@ -3,7 +3,7 @@
  * at once (offline method), and the verdict is printed and stored for the page.
  */
 import type { Command } from 'commander';
-import { databasePath } from '../../config.js';
+import { databaseLocation } from '../../config.js';
 import { renderAttribution } from '../render.js';
 
 interface OutcomeFlags {
@@ -32,7 +32,7 @@ export function registerOutcome(program: Command, exit: (code: number) => void):
           import('../../recording/outcome.js'),
         ]);
       const outcome = outcomeOf(word);
-      const db = openDatabase(databasePath());
+      const db = openDatabase(databaseLocation());
       try {
         const repository = new Repository(db);
         const runs = new RunStore(db);

@@ -5,7 +5,7 @@
  */
 import type { Command } from 'commander';
 import { join } from 'node:path';
-import { databasePath, faultlineHome } from '../../config.js';
+import { databaseLocation, faultlineHome } from '../../config.js';
 import { UserError } from '../../errors.js';
 import { nonNegativeNumber, wholeNumber } from '../flag-values.js';
 
@@ -169,7 +169,7 @@ async function openRunStore() {
     import('../../store/database.js'),
     import('../../store/runs.js'),
   ]);
-  const db = openDatabase(databasePath());
+  const db = openDatabase(databaseLocation());
   return { store: new RunStore(db), close: () => db.close() };
 }
 

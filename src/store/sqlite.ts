@@ -1,0 +1,123 @@
+/**
+ * The embedded database: SQLite through better-sqlite3, in WAL mode so readers never block the
+ * writer and a killed process loses at most the transaction in flight. Migrations live in code
+ * and run in order on open; `PRAGMA user_version` records how far a file has come.
+ */
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { UserError } from '../errors.js';
+import type { Db, Statement } from './driver.js';
+
+/**
+ * Schema changes, applied in order; never edit a released one, append a new one (and its
+ * counterpart to postgres-schema.ts).
+ */
+const MIGRATIONS: string[] = [
+  `CREATE TABLE traces (
+     id TEXT PRIMARY KEY,
+     content_hash TEXT NOT NULL,
+     name TEXT NOT NULL,
+     format TEXT NOT NULL,
+     steps INTEGER NOT NULL,
+     trace_json TEXT NOT NULL,
+     created_at TEXT NOT NULL
+   );
+   CREATE INDEX traces_created ON traces (created_at);
+   CREATE TABLE analyses (
+     id TEXT PRIMARY KEY,
+     trace_id TEXT NOT NULL REFERENCES traces (id) ON DELETE CASCADE,
+     method TEXT NOT NULL,
+     model TEXT,
+     settings_json TEXT NOT NULL,
+     result_json TEXT NOT NULL,
+     usage_json TEXT NOT NULL,
+     milliseconds REAL NOT NULL,
+     created_at TEXT NOT NULL
+   );
+   CREATE INDEX analyses_trace ON analyses (trace_id, created_at);
+   CREATE TABLE evaluations (
+     id TEXT PRIMARY KEY,
+     title TEXT NOT NULL,
+     methods TEXT NOT NULL,
+     traces INTEGER NOT NULL,
+     summary_json TEXT NOT NULL,
+     created_at TEXT NOT NULL
+   );`,
+  // A label a person set on the page (teach it), kept apart from the labels the file carried.
+  `ALTER TABLE traces ADD COLUMN user_label_json TEXT;
+   CREATE INDEX traces_hash ON traces (content_hash);`,
+  // Runs recorded by `faultline proxy`: each is one trace, rewritten as its steps arrive, with the
+  // outcome a person or a check gave it and the file it is written to.
+  `CREATE TABLE runs (
+     run_id TEXT PRIMARY KEY,
+     trace_id TEXT NOT NULL UNIQUE REFERENCES traces (id) ON DELETE CASCADE,
+     file TEXT,
+     outcome TEXT NOT NULL DEFAULT 'unknown',
+     created_at TEXT NOT NULL,
+     updated_at TEXT NOT NULL
+   );`,
+  // The file's labels beside the trace, so that History, its filter and a label check read a
+  // small column rather than have SQLite parse every stored trace (tens of MB each, at worst).
+  `ALTER TABLE traces ADD COLUMN labels_json TEXT;
+   UPDATE traces SET labels_json = json_extract(trace_json, '$.labels');`,
+];
+
+/** A SQLite connection: better-sqlite3's own statements, so this path costs nothing extra. */
+export class SqliteDb implements Db {
+  readonly dialect = 'sqlite' as const;
+
+  constructor(
+    /** The better-sqlite3 handle, for what only SQLite has (pragmas). */
+    readonly raw: Database.Database,
+    readonly location: string,
+  ) {}
+
+  prepare(sql: string): Statement {
+    return this.raw.prepare(sql);
+  }
+
+  transaction<Result>(body: () => Result): () => Result {
+    return this.raw.transaction(body);
+  }
+
+  exec(sql: string): void {
+    this.raw.exec(sql);
+  }
+
+  close(): void {
+    this.raw.close();
+  }
+}
+
+/** Opens (creating if needed) the SQLite database at `file` and brings its schema up to date. */
+export function openSqlite(file: string): SqliteDb {
+  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  let raw: Database.Database;
+  try {
+    raw = new Database(file);
+  } catch (error) {
+    throw new UserError(
+      `${file}: cannot open the database (${error instanceof Error ? error.message : String(error)})`,
+      { cause: error },
+    );
+  }
+  raw.pragma('journal_mode = WAL');
+  raw.pragma('synchronous = NORMAL');
+  raw.pragma('foreign_keys = ON');
+  raw.pragma('busy_timeout = 5000');
+  const version = raw.pragma('user_version', { simple: true }) as number;
+  if (version > MIGRATIONS.length) {
+    raw.close();
+    throw new UserError(
+      `${file}: the database was written by a newer faultline (schema ${version}); upgrade faultline`,
+    );
+  }
+  for (let index = version; index < MIGRATIONS.length; index += 1) {
+    raw.transaction(() => {
+      raw.exec(MIGRATIONS[index]!);
+      raw.pragma(`user_version = ${index + 1}`);
+    })();
+  }
+  return new SqliteDb(raw, file);
+}
