@@ -60,6 +60,10 @@ export function listMethods(): { name: string; description: string; needsReferen
   }));
 }
 
+/** True when the method `name` compares a run with a passing run of the same task (`diverge`). */
+export const needsReference = (name: string): boolean =>
+  factories.get(name)?.needsReference === true;
+
 /** The method registered as `name`, or a UserError listing the valid names. */
 export function getMethod(name: string, options: MethodOptions = {}): AttributionMethod {
   const entry = factories.get(name);

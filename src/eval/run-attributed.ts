@@ -64,6 +64,7 @@ async function attributeOne(
     .attribute(item.trace, {
       useGroundTruth,
       ...(maxCalls ? { maxCalls } : {}),
+      ...(item.reference ? { reference: item.reference } : {}),
     })
     .catch((error: unknown) => {
       // A provider failure stops the run; the message says on which trace (the results

@@ -9,7 +9,7 @@ import { isLlmMethod, namesModes } from '../attribution/llm/catalog.js';
 import { loadOfflineModel } from '../attribution/offline/attribute/attributor.js';
 import { isLabelled } from '../attribution/offline/features/inputs.js';
 import { labelledModes } from '../attribution/offline/modes/mode-model.js';
-import { getMethod } from '../attribution/registry.js';
+import { getMethod, needsReference } from '../attribution/registry.js';
 import { UserError } from '../errors.js';
 import { traceHash } from '../trace/hash.js';
 import type { Trace } from '../trace/model.js';
@@ -19,12 +19,33 @@ import { methodKey, resultSettings } from './method-settings.js';
 import type { EvalRecord, ResultStore } from './result-store.js';
 import { evaluateAttributed } from './run-attributed.js';
 import { evaluateHeldOut } from './run-held-out.js';
+import { resolveReferences } from './references.js';
 import { ProgressCounter } from './run-progress.js';
 import type { EvalOptions, EvalRunInfo, SelectedTrace } from './run-types.js';
 
 export { CROSS_VALIDATED_OFFLINE, LEAVE_ONE_SYSTEM_OUT } from './constants.js';
 export { modelFileHash } from './method-settings.js';
 export type { EvalOptions, EvalProgress, EvalRunInfo } from './run-types.js';
+
+/**
+ * The traces a method that compares with a passing run can be scored on: those naming one found
+ * among the traces read, each with it; an error when none does.
+ */
+function withReferences(
+  methodName: string,
+  selected: readonly SelectedTrace[],
+  references: ReadonlyMap<Trace, Trace>,
+): SelectedTrace[] {
+  const kept = selected.flatMap((item) => {
+    const reference = references.get(item.trace);
+    return reference ? [{ ...item, reference }] : [];
+  });
+  if (kept.length === 0)
+    throw new UserError(
+      `the ${methodName} method compares each run with a passing run of the same task, and none of the ${selected.length} labelled runs names one found among the traces read (a run names it by id in its "reference" field, as faultline inject writes its runs); evaluate a folder that holds both, or leave ${methodName} out of --method`,
+    );
+  return kept;
+}
 
 /** Evaluates every method and setting; returns the records of this run (stored or new). */
 export async function runEvaluation(
@@ -50,6 +71,7 @@ export async function runEvaluation(
       'none of the traces names its responsible agent or its MAST failure modes; evaluation needs labelled traces (e.g. Who&When, AEGIS or MAD with MAST labels)',
     );
   const records: EvalRecord[] = [];
+  const references = resolveReferences(traces);
 
   for (const methodName of options.methods) {
     const method = methodKey(methodName, options.llm);
@@ -71,6 +93,7 @@ export async function runEvaluation(
         ? [...labelled, ...modesOnly]
         : labelled;
       let selected: SelectedTrace[] = pool.map((trace) => ({ trace, key: keyOf.get(trace)! }));
+      if (needsReference(methodName)) selected = withReferences(methodName, selected, references);
       if (methodName === 'offline' && !options.includeTrain) {
         const trained = new Set(loadOfflineModel(options.modelPath).training.traceHashes);
         const before = selected.length;

@@ -49,6 +49,8 @@ export interface EvalRunInfo {
 export interface SelectedTrace {
   trace: Trace;
   key: string;
+  /** The passing run it names, for methods that compare with one (`diverge`). */
+  reference?: Trace;
 }
 
 /** One method and setting being evaluated. */

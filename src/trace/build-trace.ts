@@ -33,6 +33,7 @@ export interface DraftTrace {
   steps: DraftStep[];
   metadata?: Record<string, unknown>;
   labels?: TraceLabels;
+  reference?: string;
 }
 
 /** Numbers the steps, canonicalises agents and labels, and lists the agents in order of appearance. */
@@ -72,6 +73,7 @@ export function buildTrace(draft: DraftTrace): Trace {
   if (draft.source !== undefined) trace.source = draft.source;
   if (draft.question) trace.question = draft.question;
   if (draft.groundTruth) trace.groundTruth = draft.groundTruth;
+  if (draft.reference) trace.reference = draft.reference;
   if (draft.labels) {
     const labels: TraceLabels = {};
     const names = [...agents.keys()];

@@ -117,4 +117,9 @@ export interface Trace {
   agents: AgentInfo[];
   metadata: Record<string, unknown>;
   labels?: TraceLabels;
+  /**
+   * The id of a passing run of the same task to compare this one with (method `diverge`), among
+   * the runs read with it: `faultline inject` names each injected run's clean run.
+   */
+  reference?: string;
 }

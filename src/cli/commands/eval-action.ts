@@ -4,6 +4,7 @@
 import { writeFile } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { DEFAULT_MODEL_PATH } from '../../attribution/offline/attribute/attributor.js';
+import { DIVERGE } from '../../attribution/diverge/method.js';
 import { getMethod } from '../../attribution/registry.js';
 import { databaseLocation, faultlineHome } from '../../config.js';
 import { openDatabase } from '../../store/database.js';
@@ -12,7 +13,7 @@ import { UserError } from '../../errors.js';
 import { isLlmMethod, namesModes, type LlmOptions } from '../../attribution/llm/catalog.js';
 import { renderHtmlReport } from '../../eval/report-html.js';
 import { renderMarkdownReport, terminalReport } from '../../eval/report-markdown.js';
-import { HELD_OUT_METHODS } from '../../eval/constants.js';
+import { ADAPTED_OFFLINE, HELD_OUT_METHODS } from '../../eval/constants.js';
 import { modelFileHash, runEvaluation, type EvalProgress } from '../../eval/run-eval.js';
 import { evaluateModes } from '../../eval/modes.js';
 import { seedsOf } from '../../attribution/offline/train/folds.js';
@@ -21,7 +22,8 @@ import { labelledModes } from '../../attribution/offline/modes/mode-model.js';
 import { ResultStore } from '../../eval/result-store.js';
 import { methodLabel } from '../../eval/method-label.js';
 import { summariseEvaluation, type EvalSummary } from '../../eval/summary.js';
-import { summariseInjected } from '../../eval/injected.js';
+import { carriesInjection, summariseInjected } from '../../eval/injected.js';
+import { resolveReferences } from '../../eval/references.js';
 import { shownPaths } from '../../trace/load.js';
 import type { Trace } from '../../trace/model.js';
 import { forEachTrace, finishBatch } from '../batch.js';
@@ -100,6 +102,15 @@ export async function runEvalCommand(
     throw new UserError(
       `nothing to evaluate: none of the ${traces.length} trace${traces.length === 1 ? '' : 's'} read from ${shownPaths(paths)} is labelled (eval needs runs that name the responsible agent, and the decisive step where known, or their MAST modes); label runs on the page (faultline launch) or evaluate a labelled set such as the Who&When folders`,
     );
+  // On a user's injected runs, the offline model adapted to them (learned from the other folds)
+  // is measured beside it.
+  if (
+    methods.includes('offline') &&
+    !methods.includes(ADAPTED_OFFLINE) &&
+    traces.some(carriesInjection)
+  )
+    methods.push(ADAPTED_OFFLINE);
+  addDiverge(methods, traces);
   const runsMethods =
     labelled || (modeLabelled && methods.some((method) => namesModes(method, llm.prompts)));
   const { records, info } = runsMethods
@@ -143,6 +154,21 @@ export async function runEvalCommand(
   saveForPage(`${methods.join(', ')} on ${shownPaths(paths)}`, methods, traces.length, summary);
   await writeReports(flags.out ?? [], summary, traces);
   exit(finishBatch(outcome));
+}
+
+/**
+ * Adds `diverge` to the methods when labelled runs name a passing run of their task read with them
+ * (`reference`: faultline inject's runs name their clean run), and says so.
+ */
+function addDiverge(methods: string[], traces: readonly Trace[]): void {
+  if (methods.includes(DIVERGE)) return;
+  const references = resolveReferences(traces);
+  const runs = traces.filter((trace) => isLabelled(trace) && references.has(trace)).length;
+  if (runs === 0) return;
+  methods.push(DIVERGE);
+  process.stderr.write(
+    `${runs} labelled run${runs === 1 ? ' names' : 's name'} a passing run of the same task among these traces (its reference): diverge, which compares each with it, is measured beside ${methods.slice(0, -1).join(', ')}\n`,
+  );
 }
 
 /** --model and --prompts paper concern LLM methods only: refused when --method names none. */

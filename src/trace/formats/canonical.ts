@@ -65,6 +65,7 @@ const traceSchema = z.object({
       modes: z.array(z.string()).optional(),
     })
     .optional(),
+  reference: z.string().optional(),
 });
 
 /** A step's log probabilities, where it has some this reader understands. */
@@ -139,6 +140,7 @@ export const canonicalFormat: TraceFormat = {
         })),
         ...(trace.metadata ? { metadata: trace.metadata } : {}),
         ...(trace.labels ? { labels: trace.labels } : {}),
+        ...(trace.reference ? { reference: trace.reference } : {}),
       });
     });
   },
