@@ -96,6 +96,59 @@ describe('server commands', () => {
     }
   });
 
+  it('drops a live run over --otlp-max-run-spans, saying so in the log', async () => {
+    const refused = await faultline('launch', '--otlp-max-run-spans', '0');
+    assert.equal(refused.code, 2);
+    assert.match(refused.stderr, /--otlp-max-run-spans must be a whole number ≥ 1, got "0"/);
+    const launched = await faultline(
+      'launch',
+      '--daemon',
+      '--port',
+      '0',
+      '--otlp-max-run-spans',
+      '2',
+    );
+    assert.equal(launched.code, 0, launched.stderr);
+    const url = /running at (http:\/\/127\.0\.0\.1:\d+\/)/.exec(launched.stdout)![1]!;
+    const traceId = '0af7651916cd43dd8448eb211c80319c';
+    const spans = ['b7ad6b7169203331', 'b7ad6b7169203332', 'b7ad6b7169203333'].map(
+      (spanId, index) => ({
+        traceId,
+        spanId,
+        ...(index > 0 ? { parentSpanId: 'b7ad6b7169203331' } : {}),
+        name: `span ${index}`,
+        kind: 1,
+        startTimeUnixNano: '1700000000000000000',
+        endTimeUnixNano: '1700000001000000000',
+      }),
+    );
+    const sent = await fetch(`${url}v1/traces`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ resourceSpans: [{ scopeSpans: [{ spans }] }] }),
+    });
+    assert.equal(sent.status, 200);
+    const deadline = Date.now() + 10_000;
+    let log = '';
+    while (Date.now() < deadline) {
+      log = await readFile(join(home, 'server.log'), 'utf8');
+      if (log.includes(traceId)) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    assert.match(
+      log,
+      new RegExp(`run ${traceId} has more than 2 spans and was dropped .*--otlp-max-run-spans`),
+    );
+    assert.equal((await faultline('stop')).code, 0);
+  });
+
+  it('takes only a postgres:// URL for --database-url, without echoing a password', async () => {
+    const result = await faultline('launch', '--database-url', 'mysql://user:s3cret@db/faultline');
+    assert.equal(result.code, 2);
+    assert.match(result.stderr, /--database-url must be a postgres:\/\/ URL/);
+    assert.doesNotMatch(result.stderr, /s3cret/);
+  });
+
   it('refuses to bind beyond loopback without a token', async () => {
     const result = await faultline('launch', '--host', '0.0.0.0', '--port', '0');
     assert.equal(result.code, 2);

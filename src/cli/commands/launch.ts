@@ -7,9 +7,17 @@ import { spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
-import { ENVIRONMENT, faultlineHome, isDaemonChild, serverToken } from '../../config.js';
+import {
+  ENVIRONMENT,
+  environmentValue,
+  faultlineHome,
+  isDaemonChild,
+  serverToken,
+} from '../../config.js';
 import { UserError } from '../../errors.js';
+import { wholeNumber } from '../flag-values.js';
 import { isAlive, liveState, logFile } from '../../server/state.js';
+import { isPostgresUrl, redactUrl } from '../../store/driver.js';
 
 interface LaunchFlags {
   port: string;
@@ -20,7 +28,9 @@ interface LaunchFlags {
   baseUrl?: string;
   otlpPort?: string;
   otlpQuiet?: string;
+  otlpMaxRunSpans?: string;
   liveMethod?: string;
+  databaseUrl?: string;
   liveModel?: string;
 }
 
@@ -47,6 +57,7 @@ function millisecondsOf(value: string, flag: string): number {
 const liveArguments = (flags: LaunchFlags) => [
   ...(flags.otlpPort !== undefined ? ['--otlp-port', flags.otlpPort] : []),
   ...(flags.otlpQuiet !== undefined ? ['--otlp-quiet', flags.otlpQuiet] : []),
+  ...(flags.otlpMaxRunSpans !== undefined ? ['--otlp-max-run-spans', flags.otlpMaxRunSpans] : []),
   ...(flags.liveMethod ? ['--live-method', flags.liveMethod] : []),
   ...(flags.liveModel ? ['--live-model', flags.liveModel] : []),
 ];
@@ -78,17 +89,31 @@ export function registerLaunch(program: Command, exit: (code: number) => void): 
     )
     .option('--otlp-quiet <ms>', 'a run is complete this long after its root span ends', '1000')
     .option(
+      '--otlp-max-run-spans <count>',
+      'a run with more spans than this is dropped, with an error in the log (default 10000)',
+    )
+    .option(
+      '--database-url <url>',
+      'keep the store in this PostgreSQL database (postgres://…; or set FAULTLINE_DATABASE_URL) instead of the SQLite file in FAULTLINE_HOME',
+    )
+    .option(
       '--live-method <name>',
       'besides the offline method, attribute failed live runs with this one (e.g. an LLM method)',
     )
     .option('--live-model <model>', 'the model for --live-method')
     .addHelpText(
       'after',
-      '\nExamples:\n  faultline launch\n  faultline launch --otlp-port 4318\n  faultline launch --daemon --port 8600\n  FAULTLINE_TOKEN=s3cret faultline launch --host 0.0.0.0 --public-host faultline.lan\n  faultline launch --base-url http://127.0.0.1:8000/v1',
+      '\nExamples:\n  faultline launch\n  faultline launch --otlp-port 4318\n  FAULTLINE_DATABASE_URL=postgres://faultline@db/faultline faultline launch --otlp-port 4318\n  faultline launch --daemon --port 8600\n  FAULTLINE_TOKEN=s3cret faultline launch --host 0.0.0.0 --public-host faultline.lan\n  faultline launch --base-url http://127.0.0.1:8000/v1',
     )
     .action(async (flags: LaunchFlags) => {
       const home = faultlineHome();
       const port = portOf(flags.port);
+      if (flags.otlpMaxRunSpans !== undefined)
+        wholeNumber(flags.otlpMaxRunSpans, '--otlp-max-run-spans', 1);
+      if (flags.databaseUrl !== undefined && !isPostgresUrl(flags.databaseUrl))
+        throw new UserError(
+          `--database-url must be a postgres:// URL, got "${redactUrl(flags.databaseUrl)}"`,
+        );
       const token = serverToken(flags.token);
       const { state: running } = liveState(home);
       if (running) {
@@ -113,7 +138,9 @@ async function launchDaemon(
 ): Promise<void> {
   mkdirSync(home, { recursive: true });
   const logDescriptor = openSync(logFile(home), 'a');
-  // The token travels in the environment, not the command line, so `ps` does not show it.
+  // The token and the database URL (its password) travel in the environment, not the command
+  // line, so `ps` does not show them.
+  const databaseUrl = flags.databaseUrl ?? environmentValue(ENVIRONMENT.databaseUrl);
   const child = spawn(
     process.execPath,
     [
@@ -136,6 +163,7 @@ async function launchDaemon(
         [ENVIRONMENT.home]: home,
         [ENVIRONMENT.daemonChild]: '1',
         ...(token ? { [ENVIRONMENT.token]: token } : {}),
+        ...(databaseUrl ? { [ENVIRONMENT.databaseUrl]: databaseUrl } : {}),
       },
     },
   );
@@ -178,7 +206,11 @@ async function serveForeground(
     ...(flags.publicHost?.length ? { publicHosts: flags.publicHost } : {}),
     ...(flags.baseUrl ? { baseUrl: flags.baseUrl } : {}),
     ...(flags.otlpPort !== undefined ? { otlpPort: portOf(flags.otlpPort, '--otlp-port') } : {}),
+    ...(flags.databaseUrl ? { databaseUrl: flags.databaseUrl } : {}),
     live: {
+      ...(flags.otlpMaxRunSpans !== undefined
+        ? { maxSpansPerRun: wholeNumber(flags.otlpMaxRunSpans, '--otlp-max-run-spans', 1) }
+        : {}),
       ...(flags.otlpQuiet !== undefined
         ? { quietMs: millisecondsOf(flags.otlpQuiet, '--otlp-quiet') }
         : {}),
