@@ -1,12 +1,15 @@
 /**
  * End to end: the example team (examples/agent-team) with its scripted model, through `inject`:
  * clean runs pass, injected runs fail, the dataset's labels are right, kept and discarded are
- * counted, a rerun resumes, and eval compares the shipped model with the baselines on it.
+ * counted, a rerun resumes, and eval compares the shipped model with the baselines on it, and
+ * diverge (each run against its task's clean run, kept in the dataset) beside them.
  */
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { after, before, describe, test } from 'node:test';
 import { startScriptedModel, type ScriptedModel } from '../examples/agent-team/scripted-model.js';
 import { ROOT } from './paths.js';
@@ -25,6 +28,7 @@ import {
 } from '../src/recording/inject/campaign.js';
 import { injectionOf } from '../src/recording/inject/injector.js';
 
+const run = promisify(execFile);
 const TSX = `"${process.execPath}" --import tsx`;
 const TEAM = join(ROOT, 'examples/agent-team');
 const MODES = ['2.6', '3.2', '2.4', '3.1', '1.2', '1.3', '1.4'];
@@ -108,14 +112,32 @@ describe('faultline inject on the example team', () => {
       0,
     );
     assert.equal(modeTotals, 14);
-    assert.equal(readRuns('runs').length, summary.kept);
+    // The dataset holds the kept runs and, as their reference, each task's clean run.
+    assert.equal(readRuns('runs').length, summary.kept + clean.length);
+  });
+
+  test('each kept run names its clean run, which the dataset holds', () => {
+    const runs = readRuns('runs');
+    const ids = new Set(runs.map((trace) => trace.id));
+    for (const trace of runs.filter((run) => run.labels)) {
+      assert.equal(trace.reference, `${trace.id.replace(/-plan-\d+$/, '')}-clean`, trace.id);
+      assert.ok(ids.has(trace.reference), trace.id);
+    }
+    const cleanInDataset = runs.filter((trace) => !trace.labels);
+    assert.deepEqual(
+      cleanInDataset.map((trace) => [trace.id, trace.outcome]),
+      [
+        ['arith-1-clean', 'success'],
+        ['code-1-clean', 'success'],
+      ],
+    );
   });
 
   test('every kept run failed, and its label is the injected call: agent, step, mode', () => {
     const clean = new Map(
       readRuns('clean').map((trace) => [trace.id.replace(/-clean$/, ''), trace]),
     );
-    for (const trace of readRuns('runs')) {
+    for (const trace of readRuns('runs').filter((run) => run.labels)) {
       assert.equal(trace.outcome, 'failure', trace.id);
       const injection = injectionOf(trace)!;
       assert.ok(injection, trace.id);
@@ -147,7 +169,7 @@ describe('faultline inject on the example team', () => {
     const traces = readRuns('runs');
     const store = new ResultStore(join(home, 'results.jsonl'), { fresh: true });
     const { records, info } = await runEvaluation(traces, store, {
-      methods: ['offline'],
+      methods: ['offline', 'diverge'],
       groundTruthSettings: [false],
     });
     const report = summariseEvaluation(records, traces, info);
@@ -174,8 +196,44 @@ describe('faultline inject on the example team', () => {
       7,
     );
     assert.match(injected.verdict, /^On this system/);
+    // Trajectory analysis against the clean run finds the injected step in at least 90% of runs
+    // (all 7 here; 47 of 47 on all six tasks with 14 plans each, docs/MODEL.md).
+    const diverge = injected.rows.find(
+      (row) => row.method === 'diverge' && row.subset === 'all injected runs',
+    )!;
+    assert.equal(diverge.traces, 7);
+    assert.ok(diverge.accuracy.step.value >= 0.9, `diverge step ${diverge.accuracy.step.value}`);
+    assert.match(
+      injected.verdict,
+      /Compared with its task's clean run, diverge names the injected step in 100% of 7 runs/,
+    );
     const html = renderHtmlReport({ ...report, injected }, traces);
     assert.ok(html.includes('Your system: injected faults'));
+  });
+
+  test('faultline eval on the dataset measures diverge beside the methods asked for, and says so', async () => {
+    const { stdout, stderr } = await run(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        join(ROOT, 'src/cli/index.ts'),
+        'eval',
+        join(out(), 'runs'),
+        '--method',
+        'first-agent',
+      ],
+      { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' } },
+    );
+    assert.match(
+      stderr,
+      /7 labelled runs name a passing run of the same task among these traces \(its reference\): diverge, which compares each with it, is measured beside first-agent/,
+    );
+    assert.match(
+      stdout,
+      /Your system, injected faults: .*Compared with its task's clean run, diverge names the injected step in 100% of 7 runs/,
+    );
+    assert.match(stdout, /\| diverge \(with GT\) \| all injected runs \| 7 \| 100\.0% /);
   });
 
   test('commands get the task filled in, shell-quoted', () => {

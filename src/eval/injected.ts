@@ -2,8 +2,11 @@
  * The benchmark of a user's own system (faultline inject): on runs that carry an injection record
  * (`metadata.injection`: the injected mode and operator), every method's and baseline's accuracy
  * per injected mode and per operator, and one sentence saying which method to use on this system.
+ * Runs that name their task's clean run (`Trace.reference`) are also scored with `diverge`, which
+ * compares each with it; the sentence gives its figures apart, as it needs a passing run.
  */
 import { isLabelled } from '../attribution/offline/features/inputs.js';
+import { needsReference } from '../attribution/registry.js';
 import { namesAnAgent } from '../trace/agents.js';
 import { traceHash } from '../trace/hash.js';
 import { mastLabel } from '../trace/mast.js';
@@ -104,8 +107,21 @@ export function summariseInjected(
 
 const percent = (value: number) => `${(value * 100).toFixed(0)}%`;
 
-/** The sentence: the best method on all injected runs (agent accuracy, then step), against the best baseline. */
+/**
+ * The sentence: the best method on all injected runs (agent accuracy, then step), against the best
+ * baseline; then, where runs were compared with their clean run, what diverge found.
+ */
 function verdictOf(rows: readonly SummaryRow[]): string {
+  const compared = rows.find(
+    (row) => row.subset === 'all injected runs' && !row.baseline && needsReference(row.method),
+  );
+  const alone = verdictAlone(rows.filter((row) => !needsReference(row.method)));
+  if (!compared) return alone;
+  return `${alone} Compared with its task's clean run, ${compared.method} names the injected step in ${percent(compared.accuracy.step.value)} of ${compared.traces} runs (agent ${percent(compared.accuracy.agent.value)}).`;
+}
+
+/** The verdict among the methods that read a run alone, and the baselines. */
+function verdictAlone(rows: readonly SummaryRow[]): string {
   const all = rows
     .filter((row) => row.subset === 'all injected runs')
     .sort(

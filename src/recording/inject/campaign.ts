@@ -6,8 +6,11 @@
  * be applied, and plans whose call was never reached are discarded and counted.
  *
  * Layout of the output folder:
- *   runs/<plan>.json      the dataset: labelled failed runs (canonical traces), for eval and train
- *   clean/<task>.json     each task's clean run
+ *   runs/<plan>.json      the dataset: labelled failed runs (canonical traces), for eval and train;
+ *                         each names its task's clean run as its `reference` (diverge compares)
+ *   runs/<task>-clean.json  each task's clean run in the dataset, the reference (unlabelled: eval
+ *                         and train leave it out of their labelled runs)
+ *   clean/<task>.json     each task's clean run, as the campaign reads it back on a rerun
  *   discarded/<plan>.json the injected runs that were not kept
  *   plans/<plan>.json     each plan and what became of it (a rerun skips plans written here)
  *   summary.json          kept and discarded per mode, operator and agent
@@ -128,6 +131,12 @@ function makeFolders(out: string): CampaignFolders {
 
 type Limit = ReturnType<typeof pLimit>;
 
+/** A clean run written into the dataset (runs/) as its runs' reference, unless it is there. */
+function keepInDataset(folders: CampaignFolders, clean: Trace): void {
+  const file = join(folders.runs, `${clean.id}.json`);
+  if (!existsSync(file)) writeJson(file, clean);
+}
+
 /** The clean runs, each task once (a rerun reads the one written); each must pass its check. */
 async function cleanRuns(context: RunContext, limit: Limit): Promise<Map<string, Trace>> {
   const { options, folders } = context;
@@ -137,7 +146,9 @@ async function cleanRuns(context: RunContext, limit: Limit): Promise<Map<string,
       limit(async () => {
         const file = join(folders.clean, `${task.id}.json`);
         if (existsSync(file)) {
-          clean.set(task.id, JSON.parse(readFileSync(file, 'utf8')) as Trace);
+          const trace = JSON.parse(readFileSync(file, 'utf8')) as Trace;
+          keepInDataset(folders, trace);
+          clean.set(task.id, trace);
           return;
         }
         const { trace, passed, output } = await runOnce(
@@ -151,6 +162,7 @@ async function cleanRuns(context: RunContext, limit: Limit): Promise<Map<string,
             `the clean run of task ${task.id} failed its check${trace ? '' : ' (no model call reached the proxy)'}: a fault can only be injected into a run that passes. Its output ends:\n${output.slice(-800)}`,
           );
         writeJson(file, trace);
+        keepInDataset(folders, trace);
         clean.set(task.id, trace);
       }),
     ),
@@ -161,10 +173,10 @@ async function cleanRuns(context: RunContext, limit: Limit): Promise<Map<string,
 /** One plan run (or read back, when a rerun finds it written): kept, or discarded and why. */
 async function runPlan(
   context: RunContext,
-  plan: { task: CampaignTask; target: InjectionTarget; id: string },
+  plan: { task: CampaignTask; target: InjectionTarget; id: string; clean: Trace },
 ): Promise<PlanResult> {
   const { folders } = context;
-  const { task, target, id } = plan;
+  const { task, target, id, clean } = plan;
   const planFile = join(folders.plans, `${id}.json`);
   if (existsSync(planFile)) return JSON.parse(readFileSync(planFile, 'utf8')) as PlanResult;
   const { trace, passed, injector } = await runOnce(context, task, id, target);
@@ -177,7 +189,11 @@ async function runPlan(
         ? 'still-passed'
         : undefined;
   const kept = reason === undefined && trace?.labels !== undefined;
-  if (trace) writeJson(join(kept ? folders.runs : folders.discarded, `${id}.json`), trace);
+  if (trace)
+    writeJson(join(kept ? folders.runs : folders.discarded, `${id}.json`), {
+      ...trace,
+      reference: clean.id,
+    });
   const result: PlanResult = {
     id,
     task: task.id,
@@ -243,7 +259,12 @@ export async function runCampaign(options: CampaignOptions): Promise<CampaignSum
       seed: options.seed,
       task: task.id,
       manipulator: options.manipulator !== undefined,
-    }).map((target, index) => ({ task, target, id: tidyRunId(`${task.id}-plan-${index + 1}`)! })),
+    }).map((target, index) => ({
+      task,
+      target,
+      id: tidyRunId(`${task.id}-plan-${index + 1}`)!,
+      clean: clean.get(task.id)!,
+    })),
   );
   const results: PlanResult[] = [];
   const progress = { done: 0, total: planned.length, kept: 0, discarded: 0 };
