@@ -3,6 +3,7 @@
  * Completions, the Responses API and Anthropic Messages, streaming (one event per write, the text
  * split into several deltas) and not, and answers from a function of the request. It can also
  * misbehave on purpose: an HTTP error with headers, a dropped connection, a malformed body.
+ * Chat Completions asked for `logprobs` carry them, one token per piece of text, as OpenAI does.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -53,8 +54,31 @@ const echo = (request: WireRequest): WireAnswer => ({
   toolCalls: [],
 });
 
+/** The text in the pieces the server streams (and gives log probabilities for): words with their spaces. */
+const piecesOf = (text: string) => text.match(/\S+\s*|\s+/g) ?? [];
+
+/** A piece's made-up log probability: figures are the least likely, as a test can tell. */
+export const pieceLogprob = (piece: string, index: number) =>
+  /\d/.test(piece) ? -2.5 : -0.05 * ((index % 4) + 1);
+
+/** Chat Completions' `logprobs` of some pieces (the i-th piece of the reply at `from + i`). */
+const logprobsOf = (pieces: readonly string[], from = 0) => ({
+  content: pieces.map((token, index) => ({
+    token,
+    logprob: pieceLogprob(token, from + index),
+    bytes: [...Buffer.from(token)],
+    top_logprobs: [],
+  })),
+  refusal: null,
+});
+
 /** A chat completion stream with the text in several deltas, as OpenAI sends it. */
-function chatStream(reply: ReplyContent, model: string, includeUsage: boolean): string[] {
+function chatStream(
+  reply: ReplyContent,
+  model: string,
+  includeUsage: boolean,
+  logprobs = false,
+): string[] {
   const base = {
     id: 'chatcmpl-wire',
     object: 'chat.completion.chunk',
@@ -62,11 +86,17 @@ function chatStream(reply: ReplyContent, model: string, includeUsage: boolean): 
     model,
   };
   const event = (value: unknown) => `data: ${JSON.stringify(value)}\n\n`;
-  const chunk = (delta: unknown, finish: string | null) =>
-    event({ ...base, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] });
-  const events = [chunk({ role: 'assistant', content: '' }, null)];
-  for (const piece of reply.text.match(/\S+\s*|\s+/g) ?? [])
-    events.push(chunk({ content: piece }, null));
+  const chunk = (delta: unknown, finish: string | null, chunkLogprobs: unknown = null) =>
+    event({
+      ...base,
+      choices: [{ index: 0, delta, logprobs: chunkLogprobs, finish_reason: finish }],
+    });
+  const events = [
+    chunk({ role: 'assistant', content: '' }, null, logprobs ? logprobsOf([]) : null),
+  ];
+  piecesOf(reply.text).forEach((piece, index) =>
+    events.push(chunk({ content: piece }, null, logprobs ? logprobsOf([piece], index) : null)),
+  );
   reply.toolCalls.forEach((call, index) =>
     events.push(
       chunk(
@@ -161,6 +191,7 @@ export async function startWireServer(
     }
     const model = typeof request.body.model === 'string' ? request.body.model : 'scripted';
     const stream = request.body.stream === true;
+    const logprobs = api === openAiChat && request.body.logprobs === true;
     const headers = { 'x-request-id': `req-${requests.length}` };
     if (!stream) {
       const written = api.writeReply(decided, {
@@ -169,8 +200,14 @@ export async function startWireServer(
         inputTokens: 11,
         outputTokens: 7,
       });
+      let body = written.body;
+      if (logprobs) {
+        const whole = JSON.parse(body) as { choices: { logprobs: unknown }[] };
+        whole.choices[0]!.logprobs = logprobsOf(piecesOf(decided.text));
+        body = JSON.stringify(whole);
+      }
       response.writeHead(200, { 'content-type': written.contentType, ...headers });
-      response.end(written.body);
+      response.end(body);
       return;
     }
     const includeUsage =
@@ -178,7 +215,7 @@ export async function startWireServer(
       true;
     const events =
       api === openAiChat
-        ? chatStream(decided, model, includeUsage)
+        ? chatStream(decided, model, includeUsage, logprobs)
         : api
             .writeReply(decided, { stream: true, model, inputTokens: 11, outputTokens: 7 })
             .body.split(/(?<=\n\n)/);

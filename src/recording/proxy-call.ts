@@ -18,6 +18,7 @@ import { headerValue } from './guard.js';
 import { AGENT_HEADER, identifyAgent, RUN_HEADER } from './identify.js';
 import { sendJson } from './proxy-http.js';
 import { injectReply } from './proxy-inject.js';
+import { addsLogprobs, pipeStripped, withLogprobs } from './proxy-logprobs.js';
 import type { Answer, ProxiedCall, ProxyContext } from './proxy-types.js';
 import type { RecordedResponse } from './recording.js';
 import type { CallHandle, RunBuilder } from './run-builder.js';
@@ -112,41 +113,76 @@ function sendAnswer(response: ServerResponse, api: WireApi, answer: Answer, open
   );
 }
 
-/** Pipes the upstream's reply to the client; returns what the recording keeps of it. */
+/** The reply's texts as passing it through gave them: what is recorded, and what is read. */
+interface PassedReply {
+  /** What the client got, as the recording keeps it. */
+  recorded: string;
+  /** What the upstream sent, decoded: read for the step (the same text unless stripped). */
+  read: string;
+  truncated: boolean;
+  /** A transport failure (pipeReply's). */
+  error?: string;
+  /** Why the body could not be decoded. */
+  readError?: string;
+}
+
+/** Pipes the reply to the client as it came; the body decoded for the recording. */
+async function passThrough(
+  context: ProxyContext,
+  reply: IncomingMessage,
+  response: ServerResponse,
+): Promise<PassedReply> {
+  const piped = await pipeReply(reply, response, context.recordLimit);
+  const common = { truncated: piped.truncated, ...(piped.error ? { error: piped.error } : {}) };
+  try {
+    const text = piped.truncated
+      ? piped.body.toString('utf8')
+      : decodedBody(piped.body, headerValue(reply.headers['content-encoding']));
+    return { recorded: text, read: text, ...common };
+  } catch (error) {
+    return { recorded: '', read: '', ...common, readError: describeError(error) };
+  }
+}
+
+/**
+ * Pipes the upstream's reply to the client (without the log probabilities the proxy asked for,
+ * when `strip`); returns what the recording keeps of it.
+ */
 async function pipeAndRead(
   context: ProxyContext,
   api: WireApi,
   reply: IncomingMessage,
   response: ServerResponse,
+  strip: boolean,
 ): Promise<Pick<CallEnd, 'response' | 'reply' | 'error'>> {
   const status = reply.statusCode ?? 502;
-  const piped = await pipeReply(reply, response, context.recordLimit);
-  let text = '';
-  let readError: string | undefined;
-  try {
-    text = piped.truncated
-      ? piped.body.toString('utf8')
-      : decodedBody(piped.body, headerValue(reply.headers['content-encoding']));
-  } catch (error) {
-    readError = describeError(error);
-  }
+  let passed: PassedReply;
+  if (strip) {
+    const { clientText, upstreamText, ...rest } = await pipeStripped(
+      reply,
+      response,
+      context.recordLimit,
+    );
+    passed = { recorded: clientText, read: upstreamText, ...rest };
+  } else passed = await passThrough(context, reply, response);
+  let readError = passed.readError;
   const streamed = (reply.headers['content-type'] ?? '').includes('event-stream');
   let readReply: ReplyView | undefined;
-  if (!readError && text.length > 0 && !piped.truncated) {
+  if (!readError && passed.read.length > 0 && !passed.truncated) {
     try {
-      readReply = api.readReply(text, streamed);
+      readReply = api.readReply(passed.read, streamed);
     } catch (error) {
       readError = `the reply body could not be read (${describeError(error).slice(0, 200)})`;
     }
-  } else if (!readError && text.length === 0 && !piped.error)
+  } else if (!readError && passed.read.length === 0 && !passed.error)
     readError = 'the reply body was empty';
   const recorded: RecordedResponse = {
     status,
     headers: keptHeaders(reply.headers),
-    body: text,
-    ...(piped.truncated ? { truncated: true } : {}),
+    body: passed.recorded,
+    ...(passed.truncated ? { truncated: true } : {}),
   };
-  const error = piped.error ?? readError;
+  const error = passed.error ?? readError;
   return {
     response: recorded,
     ...(readReply ? { reply: readReply } : {}),
@@ -168,13 +204,14 @@ async function forwardCall(
   const target = upstreamUrl(base, url.pathname, url.search);
   const answeredBy = options.responder ? ('upstream' as const) : undefined;
   const rewritten = await options.injector?.rewriteRequest(proxied, parsed);
-  const forwarded = rewritten === undefined ? body : Buffer.from(JSON.stringify(rewritten), 'utf8');
-  const sent = sendUpstream(
-    target,
-    'POST',
-    upstreamHeaders(request.headers, api.provider, forwarded.byteLength),
-    forwarded,
-  );
+  // With --logprobs, asked for here when the client did not: stripped again from its reply.
+  const strip = addsLogprobs(options.logprobs, api, rewritten ?? parsed);
+  const outgoing = strip ? withLogprobs(rewritten ?? parsed) : rewritten;
+  const forwarded = outgoing === undefined ? body : Buffer.from(JSON.stringify(outgoing), 'utf8');
+  const headers = upstreamHeaders(request.headers, api.provider, forwarded.byteLength);
+  // A stream is stripped event by event as it arrives: plain text is asked for.
+  if (strip) headers['accept-encoding'] = 'identity';
+  const sent = sendUpstream(target, 'POST', headers, forwarded);
   response.on('close', () => {
     if (!response.writableFinished) sent.abort();
   });
@@ -196,11 +233,14 @@ async function forwardCall(
   }
   const status = reply.statusCode ?? 502;
   if (options.injector && status < 300 && options.injector.replacesReply(proxied)) {
-    const injected = await injectReply(proxied, reply, response, options.injector, context.log);
+    const injected = await injectReply(proxied, reply, response, options.injector, {
+      log: context.log,
+      stripLogprobs: strip,
+    });
     finish({ ...injected, durationMs: performance.now() - started }, status);
     return;
   }
-  const kept = await pipeAndRead(context, api, reply, response);
+  const kept = await pipeAndRead(context, api, reply, response, strip && status < 300);
   finish(
     {
       ...kept,

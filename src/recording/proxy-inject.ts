@@ -6,6 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { describeError } from '../errors.js';
 import { clientHeaders, decodedBody, keptHeaders, transportReason } from './forward.js';
 import { headerValue } from './guard.js';
+import { stripStream, stripWhole } from './proxy-logprobs.js';
 import type { InjectedReply, Injector, ProxiedCall } from './proxy-types.js';
 import type { RunBuilder } from './run-builder.js';
 import type { ReplyView } from './wire/types.js';
@@ -19,7 +20,11 @@ export async function injectReply(
   reply: IncomingMessage,
   response: ServerResponse,
   injector: Injector,
-  log: (line: string) => void,
+  options: {
+    log: (line: string) => void;
+    /** The proxy asked for log probabilities: an untouched reply goes without them. */
+    stripLogprobs?: boolean;
+  },
 ): Promise<Pick<Parameters<RunBuilder['finish']>[1], 'response' | 'reply' | 'error'>> {
   const chunks: Buffer[] = [];
   try {
@@ -38,7 +43,19 @@ export async function injectReply(
     original = call.api.readReply(text, streamed);
     replaced = await injector.replaceReply(call, { body: text, streamed, reply: original });
   } catch (error) {
-    log(`injection into ${call.run} ${call.agent} failed: ${describeError(error)}`);
+    options.log(`injection into ${call.run} ${call.agent} failed: ${describeError(error)}`);
+  }
+  if (!replaced && options.stripLogprobs && original) {
+    const body = streamed ? stripStream(text) : stripWhole(text);
+    response.writeHead(reply.statusCode ?? 200, {
+      ...keptHeaders(reply.headers),
+      'content-length': Buffer.byteLength(body),
+    });
+    response.end(body);
+    return {
+      response: { status: reply.statusCode ?? 200, headers: keptHeaders(reply.headers), body },
+      reply: original,
+    };
   }
   if (!replaced) {
     response.writeHead(reply.statusCode ?? 200, reply.statusMessage, clientHeaders(reply));

@@ -75,6 +75,11 @@ export interface ProxyOptions {
   responder?: Responder;
   /** Changes chosen calls (fault injection); the recording keeps what the client got. */
   injector?: Injector;
+  /**
+   * Ask Chat Completions upstreams for token log probabilities when the client did not, record
+   * them per step, and strip them from what the client gets (proxy-logprobs.ts).
+   */
+  logprobs?: boolean;
   /** Largest request body (default 32 MB). */
   maxRequestBytes?: number;
   /** Most bytes of one reply kept in the recording (default 8 MB); the client gets all of it. */

@@ -114,6 +114,7 @@ export class RunBuilder {
         ...(step.timestamp ? { timestamp: step.timestamp } : {}),
         ...(step.error ? { error: step.error } : {}),
         ...(step.span ? { span: step.span } : {}),
+        ...(step.logprobs ? { logprobs: step.logprobs } : {}),
       };
       for (const call of step.toolCalls ?? [])
         if (call.id) builder.toolNames.set(call.id, call.name);
@@ -225,6 +226,7 @@ export class RunBuilder {
       ...(toolCalls.length > 0 ? { toolCalls } : {}),
       timestamp: call.startedAt,
       ...(error ? { error } : {}),
+      ...(reply?.logprobs ? { logprobs: reply.logprobs } : {}),
       span: {
         id: reply?.id ?? `${this.id}/call-${call.call}`,
         durationMs: call.durationMs,

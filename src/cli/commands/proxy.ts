@@ -23,6 +23,7 @@ interface ProxyFlags {
   manipulator?: string;
   manipulatorBaseUrl?: string;
   temperature: string;
+  logprobs?: boolean;
 }
 
 /** Where runs are written by default. */
@@ -60,6 +61,20 @@ async function injectorOf(flags: ProxyFlags) {
   });
 }
 
+/** What `faultline proxy --help` says after the flags. */
+const PROXY_HELP = `
+Point the system's clients at the proxy:
+  OPENAI_BASE_URL=http://127.0.0.1:8600/v1   ANTHROPIC_BASE_URL=http://127.0.0.1:8600
+and name agents and runs with the headers x-faultline-agent and x-faultline-run (see docs/RECORDING.md).
+The API key comes from each call (Authorization, x-api-key) or from OPENAI_API_KEY / ANTHROPIC_API_KEY
+here; it is sent to the upstream only and never written down.
+
+Examples:
+  faultline proxy --upstream https://api.openai.com/v1
+  faultline proxy --upstream https://api.anthropic.com --port 8601 --out runs/
+  faultline proxy --upstream http://127.0.0.1:8000/v1 --logprobs   # vLLM, llama.cpp, Ollama /v1
+  faultline outcome run-20260102-030405-1a2b failed`;
+
 /** Registers `faultline proxy`. */
 export function registerProxy(program: Command, exit: (code: number) => void): void {
   program
@@ -95,20 +110,11 @@ export function registerProxy(program: Command, exit: (code: number) => void): v
     .option('--manipulator <provider:model>', 'the model that writes manipulator corruptions')
     .option('--manipulator-base-url <url>', "the manipulator's endpoint")
     .option('--temperature <t>', "the manipulator's temperature", '0.7')
-    .addHelpText(
-      'after',
-      `
-Point the system's clients at the proxy:
-  OPENAI_BASE_URL=http://127.0.0.1:8600/v1   ANTHROPIC_BASE_URL=http://127.0.0.1:8600
-and name agents and runs with the headers x-faultline-agent and x-faultline-run (see docs/RECORDING.md).
-The API key comes from each call (Authorization, x-api-key) or from OPENAI_API_KEY / ANTHROPIC_API_KEY
-here; it is sent to the upstream only and never written down.
-
-Examples:
-  faultline proxy --upstream https://api.openai.com/v1
-  faultline proxy --upstream https://api.anthropic.com --port 8601 --out runs/
-  faultline outcome run-20260102-030405-1a2b failed`,
+    .option(
+      '--logprobs',
+      "record each step's token log probabilities: Chat Completions calls ask for them, and clients that did not get replies without them",
     )
+    .addHelpText('after', PROXY_HELP)
     .action(async (flags: ProxyFlags) => {
       const port = wholeNumber(flags.port, '--port', 0);
       if (port > 65_535) throw new UserError(`--port must be at most 65535, got "${flags.port}"`);
@@ -146,6 +152,7 @@ Examples:
         runGapMs,
         ...(token ? { token } : {}),
         ...(injector ? { injector } : {}),
+        ...(flags.logprobs ? { logprobs: true } : {}),
         log,
       });
       process.stderr.write(

@@ -3,6 +3,7 @@
  * (AG2, CrewAI through LiteLLM, LangChain's ChatOpenAI, the AI SDK's `.chat()` models and every
  * OpenAI-compatible server). Streams are `data: {chunk}` lines ending with `data: [DONE]`.
  */
+import { readLogprobs, summariseLogprobs, type TokenLogprob } from '../../trace/logprobs.js';
 import type { ToolCall } from '../../trace/model.js';
 import { sseEvent, sseJson } from '../sse.js';
 import {
@@ -66,6 +67,8 @@ function readMessage(message: Record<string, unknown>): HistoryItem | undefined 
 function readStream(text: string): ReplyView {
   const reply: ReplyView = { text: '', toolCalls: [] };
   const calls = new Map<number, { id?: string; name: string; arguments: string }>();
+  // Each chunk carries the log probabilities of its own tokens: summarised over the whole reply.
+  const tokens: TokenLogprob[] = [];
   for (const { value } of sseJson(text)) {
     const chunk = asObject(value);
     if (!chunk) continue;
@@ -82,6 +85,7 @@ function readStream(text: string): ReplyView {
     if (!choice) continue;
     const finish = asString(choice.finish_reason);
     if (finish) reply.finishReason = finish;
+    tokens.push(...chunkTokens(choice.logprobs));
     const delta = asObject(choice.delta);
     if (!delta) continue;
     const content = asString(delta.content);
@@ -106,7 +110,19 @@ function readStream(text: string): ReplyView {
       name: call.name || 'unknown',
       arguments: call.arguments,
     }));
+  const logprobs = summariseLogprobs(tokens);
+  if (logprobs) reply.logprobs = logprobs;
   return reply;
+}
+
+/** The tokens of one stream chunk's `logprobs` (`{content: [{token, logprob}]}`), or none. */
+function chunkTokens(value: unknown): TokenLogprob[] {
+  return asArray(asObject(value)?.content).flatMap((raw) => {
+    const token = asObject(raw);
+    const text = asString(token?.token);
+    const logprob = asNumber(token?.logprob);
+    return text !== undefined && logprob !== undefined ? [{ token: text, logprob }] : [];
+  });
 }
 
 function readWhole(text: string): ReplyView {
@@ -125,6 +141,7 @@ function readWhole(text: string): ReplyView {
   const finish = asString(choice?.finish_reason);
   const input = asNumber(usage?.prompt_tokens);
   const output = asNumber(usage?.completion_tokens);
+  const logprobs = readLogprobs(choice?.logprobs);
   return {
     text: item?.text ?? '',
     toolCalls: item?.toolCalls ?? [],
@@ -133,6 +150,7 @@ function readWhole(text: string): ReplyView {
     ...(finish ? { finishReason: finish } : {}),
     ...(input !== undefined ? { inputTokens: input } : {}),
     ...(output !== undefined ? { outputTokens: output } : {}),
+    ...(logprobs ? { logprobs } : {}),
   };
 }
 

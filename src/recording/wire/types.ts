@@ -7,7 +7,7 @@
  * forward any body the upstream accepts, so a field of an unexpected type is skipped, never an
  * error. Nothing here changes what is forwarded.
  */
-import type { ToolCall } from '../../trace/model.js';
+import type { StepLogprobs, ToolCall } from '../../trace/model.js';
 
 /** The APIs the proxy records. */
 export type WireName = 'openai-chat' | 'openai-responses' | 'anthropic-messages';
@@ -46,6 +46,8 @@ export interface ReplyView {
   inputTokens?: number;
   outputTokens?: number;
   finishReason?: string;
+  /** The reply's token log probabilities, summarised, where the body carries them. */
+  logprobs?: StepLogprobs;
   /** An error the body reports (an error object, an error event in a stream). */
   error?: string;
 }
