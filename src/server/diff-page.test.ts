@@ -2,17 +2,21 @@
  * The page's diff view and per-step confidence in real headless Chromium against a real server:
  * "Compare with…" from a trace opens the two-column diff at the divergence; a run with token log
  * probabilities shows each step's confidence and marks the doubted ones on the timeline, and a run
- * without them shows none of it; the method list does not offer diverge for one run alone.
+ * without them shows none of it (a run recorded by `faultline proxy --logprobs` as one imported
+ * with them, a run recorded without the flag as one without); the method list does not offer
+ * diverge for one run alone.
  */
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { browserUnavailable, launchBrowser, screenshot } from '../../test/browser.js';
+import { recordTeamRun, startHarness } from '../../test/recording-harness.js';
+import { lastUserText } from '../../test/wire-server.js';
 import { ROOT } from '../../test/paths.js';
 import { DEFAULT_WEB_ROOT } from './app.js';
 import { startServer } from './serve.js';
@@ -140,6 +144,48 @@ describe('diff view and confidence in Chromium', { skip }, () => {
     );
     await screenshot(page, 'confidence');
     await load(page, PLAIN);
+    assert.equal(await page.locator('.badge.confidence').count(), 0);
+    assert.equal(await page.locator('.timeline-confidence').count(), 0);
+    await page.close();
+  });
+
+  it('shows the confidence of each model call of a run recorded with --logprobs, none without', async () => {
+    /** The file of the A, B, A team run recorded through a proxy with these settings. */
+    const recorded = async (logprobs: boolean) => {
+      // Replies worded apart: the page would open the same content as the run already loaded.
+      const harness = await startHarness(
+        (request) => ({
+          text: `${logprobs ? 'echo' : 'plain'}: ${lastUserText(request.body)}`,
+          toolCalls: [],
+        }),
+        logprobs ? { logprobs } : {},
+      );
+      try {
+        await recordTeamRun(harness, `team-${logprobs}`);
+        await harness.recorder.close();
+        const file = join(home, `team-${logprobs}.json`);
+        await writeFile(file, readFileSync(join(harness.runsFolder, `team-${logprobs}.json`)));
+        return file;
+      } finally {
+        await harness.close();
+      }
+    };
+    const withLogprobs = await recorded(true);
+    const without = await recorded(false);
+    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    await load(page, withLogprobs);
+    // Three model calls, three steps; a reply's figures ("2", "3") are its least likely tokens.
+    assert.equal(await page.locator('article.step').count(), 3);
+    assert.equal(await page.locator('article.step .badge.confidence').count(), 3);
+    assert.match(
+      (await page.locator('article[data-step="0"] .badge.confidence').getAttribute('title')) ?? '',
+      /over 8 tokens; least likely: "2 " 8%, "3\." 8%/,
+    );
+    // Only the first reply has a figure, so only it is doubted, and marked on the timeline.
+    assert.equal(await page.locator('article.step:has(.badge.confidence.low)').count(), 1);
+    assert.equal(await page.locator('.timeline-confidence span').count(), 1);
+    await load(page, without);
+    assert.equal(await page.locator('article.step').count(), 3);
     assert.equal(await page.locator('.badge.confidence').count(), 0);
     assert.equal(await page.locator('.timeline-confidence').count(), 0);
     await page.close();
