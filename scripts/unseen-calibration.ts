@@ -1,11 +1,14 @@
 /**
  * The per-system table of docs/MODEL.md (Confidence and unfamiliar runs): expected calibration
  * error of the agent confidence of unfamiliar runs, each system held out twice over. Its runs are
- * predicted by scorers trained on the other systems (leave one system out), and the mapping that
- * states their confidence is fitted on the other systems' held-out predictions alone (nested), as
- * `faultline train` fits it on all of them: format 5's Platt mapping of the score, and format 6's
- * held-out hit rate (train/calibrate.ts). Judged on the runs the fold's model finds unfamiliar,
- * those with one responsible agent (what the confidence states) and all of them.
+ * predicted by scorers trained on the other systems (leave one system out), and the rate that
+ * states their confidence comes from the other systems' held-out predictions alone, each of those
+ * predicted by scorers that never saw it nor the system held out (nested), as `faultline train`
+ * derives it from all of them (train/calibrate.ts). Two rules: format 6's first, the hit rate on
+ * the other systems' unfamiliar runs with one responsible agent; and the mean of the other
+ * systems' hit rates on all their held-out runs (naming any of several responsible agents is
+ * right). Judged on the runs the fold's model finds unfamiliar: those with one responsible agent,
+ * and all of them.
  *
  *   node --import tsx scripts/unseen-calibration.ts ../shared/datasets/who-and-when ../shared/datasets/aegis
  */
@@ -15,51 +18,71 @@ import {
   unseenSystemsAgent,
   type Judged,
 } from '../src/attribution/offline/train/calibrate.js';
-import { foldsOf } from '../src/attribution/offline/train/folds.js';
-import { fitPlatt } from '../src/attribution/offline/train/platt.js';
 import { trainModelFile } from '../src/attribution/offline/train/train-model-file.js';
 import { applyPlatt, type Platt } from '../src/attribution/offline/scores/calibration.js';
 import { calibrationOf } from '../src/eval/calibration.js';
+import type { Trace } from '../src/trace/model.js';
 import { subsetOf } from '../src/trace/subset.js';
 import { labelledRuns } from './labelled-runs.js';
 
 const traces = await labelledRuns('unseen-calibration.ts', process.argv.slice(2));
 const systems = [...new Set(traces.map(subsetOf))];
-const judged: Judged = { agent: [], step: [] };
-for (const fold of foldsOf(
-  traces,
-  traces.map((trace) => systems.indexOf(subsetOf(trace))),
-  systems.length,
-)) {
-  judge(fold.held, trainModelFile(fold.training, { parts: ['scorers'] }), judged);
+
+/** The runs of `system` judged by scorers trained on the runs of none of `left`. */
+function judgedOf(system: string, left: readonly string[]): Judged['agent'] {
+  const judged: Judged = { agent: [], step: [] };
+  const model = trainModelFile(
+    traces.filter((trace) => !left.includes(subsetOf(trace))),
+    { parts: ['scorers'] },
+  );
+  judge(
+    traces.filter((trace: Trace) => subsetOf(trace) === system),
+    model,
+    judged,
+  );
   process.stderr.write('.');
+  return judged.agent;
 }
-process.stderr.write('\n');
+
+/** Format 6's rule: the hit rate on the unfamiliar runs with one responsible agent. */
+function singleCauseRate(judged: Judged['agent']): Platt | undefined {
+  const unfamiliar = singleCause(judged.filter((item) => !item.familiar));
+  if (unfamiliar.length === 0) return undefined;
+  const rate = unfamiliar.filter((item) => item.correct).length / unfamiliar.length;
+  return { a: 0, b: Math.log(rate / (1 - rate)) };
+}
 
 const percent = (value: number) => `${(100 * value).toFixed(1)}%`;
-const ece = (items: Judged['agent'], mapping: Platt) => {
-  const calibration = calibrationOf(
-    items.map((item) => ({
-      confidence: applyPlatt(item.confidence, mapping),
-      correct: item.correct,
-    })),
-  );
-  return calibration
-    ? `${calibration.ece.toFixed(3)} (stated ${percent(calibration.confidence)}, right ${percent(calibration.accuracy)})`
-    : '–';
+const ece = (items: Judged['agent'], mapping: Platt | undefined, stated = true) => {
+  const calibration = mapping
+    ? calibrationOf(
+        items.map((item) => ({
+          confidence: applyPlatt(item.confidence, mapping),
+          correct: item.correct,
+        })),
+      )
+    : undefined;
+  if (!calibration) return '–';
+  const figures = stated
+    ? `stated ${percent(calibration.confidence)}, right ${percent(calibration.accuracy)}`
+    : `right ${percent(calibration.accuracy)}`;
+  return `${calibration.ece.toFixed(3)} (${figures})`;
 };
 console.log(
-  '| held-out system | unfamiliar runs (one responsible agent) | format 5: Platt mapping, one responsible agent | format 6: held-out hit rate, one responsible agent | format 6, all unfamiliar runs | spread stated (other systems) |',
+  '| held-out system | unfamiliar runs (one responsible agent) | format 6 rule, one responsible agent | format 6 rule, all unfamiliar runs | **mean of systems’ hit rates**, one responsible agent | **mean of systems’ hit rates**, all unfamiliar runs | spread stated (other systems) |',
 );
-console.log('|---|---|---|---|---|---|');
+console.log('|---|---|---|---|---|---|---|');
 for (const system of systems) {
-  const others = judged.agent.filter((item) => item.system !== system);
-  const before = fitPlatt(singleCause(others));
-  const after = unseenSystemsAgent(others);
-  const held = judged.agent.filter((item) => item.system === system && !item.familiar);
+  const held = judgedOf(system, [system]).filter((item) => !item.familiar);
   const single = held.filter((item) => item.single);
+  const others = systems
+    .filter((other) => other !== system)
+    .flatMap((other) => judgedOf(other, [system, other]));
+  const before = singleCauseRate(others);
+  const after = unseenSystemsAgent(others);
   const range = after?.agentRange;
   console.log(
-    `| ${system} | ${held.length} (${single.length}) | ${single.length ? ece(single, before) : '–'} | ${single.length && after ? ece(single, after.agent) : '–'} | ${held.length && after ? ece(held, after.agent) : '–'} | ${range ? `${percent(range[0])}–${percent(range[1])}` : '–'} |`,
+    `| ${system} | ${held.length} (${single.length}) | ${single.length ? ece(single, before) : '–'} | ${held.length ? ece(held, before, false) : '–'} | ${single.length ? ece(single, after?.agent) : '–'} | ${held.length ? ece(held, after?.agent) : '–'} | ${range ? `${percent(range[0])}–${percent(range[1])}` : '–'} |`,
   );
 }
+process.stderr.write('\n');

@@ -80,13 +80,14 @@ export interface Attribution {
   familiar?: boolean;
   /**
    * What the stated agent confidence rests on (offline method): `familiar`, held-out runs of the
-   * systems it was trained on; `unseen-systems`, runs of systems left out of training in turn (the
-   * run looks unlike the training runs).
+   * systems it was trained on (the chance that the named agent is *the* responsible one);
+   * `unseen-systems`, runs of systems left out of training in turn (the run looks unlike the
+   * training runs): their mean share of answers naming one of the responsible agents.
    */
   confidenceBasis?: 'familiar' | 'unseen-systems';
   /**
-   * With `unseen-systems`: the lowest and highest share of such answers that were right on the
-   * held-out systems, where the model file records it.
+   * With `unseen-systems`: the lowest and highest share of such answers that were right (named one
+   * of the responsible agents) on the held-out systems, where the model file records it.
    */
   heldOutRange?: [number, number];
   /** Best alternatives, most likely first. */

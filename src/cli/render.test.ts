@@ -141,15 +141,15 @@ describe('the modes listed', () => {
         'run.json',
         trace,
         answer('Coder', {
-          agentConfidence: 0.566,
+          agentConfidence: 0.7313,
           familiar: false,
           confidenceBasis: 'unseen-systems',
-          heldOutRange: [0.544, 0.595],
+          heldOutRange: [0.5556, 0.9667],
         }),
       ),
     )
       .split('\n')
       .find((text) => text.startsWith('  agent'));
-    assert.equal(line, '  agent   Coder (57%; unseen systems 54–60% right)');
+    assert.equal(line, '  agent   Coder (73%; unseen systems 56–97% right)');
   });
 });

@@ -89,7 +89,7 @@ function labelText(trace: Trace): string | undefined {
 /**
  * The agent confidence: for a run unlike the training runs, stated as measured on systems left out
  * of training in turn, with the lowest and highest of their hit rates where known
- * (`57%; unseen systems 54–60% right`).
+ * (`73%; unseen systems 56–97% right`).
  */
 function agentPercent(result: Attribution): string {
   const value = result.agentConfidence;

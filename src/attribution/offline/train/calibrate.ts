@@ -2,9 +2,9 @@
  * Calibration of the offline model's stated confidences: Platt mappings, σ(a · logit(p) + b),
  * fitted on held-out predictions of the training runs. For runs that look familiar, the agent
  * confidence is mapped as fitted on runs predicted by models that never saw their question; for
- * runs that look unfamiliar, both confidences are mapped as fitted on each system's runs
- * predicted by a model trained on the other systems (raw scores are far too sure there). The
- * mappings are stored in the model file.
+ * runs that look unfamiliar, both confidences come from each system's runs predicted by a model
+ * trained on the other systems (raw scores are far too sure there): the agent confidence is the
+ * held-out systems' mean hit rate. The mappings are stored in the model file.
  */
 import { namesResponsible, responsibleAgents } from '../../../trace/agents.js';
 import type { Trace } from '../../../trace/model.js';
@@ -73,33 +73,40 @@ function rateByRank(judged: Judged['step']): number[] | undefined {
   return rates;
 }
 
-/** Fewest judged runs of a held-out system for its hit rate to count in the stated spread. */
+/** Fewest judged runs of a held-out system for its hit rate to count in the stated rate and spread. */
 const MIN_SYSTEM_RUNS = 10;
 
 const rounded = (value: number) => Number(value.toPrecision(6));
 
 /**
- * The agent confidence of unfamiliar runs: how often the named agent was right on the held-out
- * systems' runs that their models found unfamiliar (those with one responsible agent), as a
- * constant mapping (slope 0), and the lowest and highest of those systems' own hit rates (systems
- * with at least ten such runs). On unseen systems a higher score was not right more often, and a
- * mapping of the score, fitted on the other systems, missed each held-out system by more than the
- * constant did (docs/EXPERIMENTS.md); undefined without such runs.
+ * The agent confidence of unfamiliar runs: how often the named agent was one of the responsible
+ * ones on a system left out of training, averaged over the held-out systems (each system counts
+ * once, whatever its number of runs), as a constant mapping (slope 0), and the lowest and highest
+ * of those systems' own hit rates. Every held-out run counts, found unfamiliar or not (each is a
+ * run of a system its model never saw), and so does every run with several responsible agents
+ * (naming any of them is right, as evaluation counts it). Only systems with at least ten judged
+ * runs count; with none, the pooled rate and no spread; undefined without judged runs.
+ *
+ * On unseen systems a higher score was not right more often, and neither a mapping of the score
+ * nor one of what else a run shows (its number of agents, how concentrated the step
+ * probabilities are) missed the held-out systems by less than this constant did
+ * (docs/MODEL.md, scripts/unseen-calibration.ts).
  */
 export function unseenSystemsAgent(
   judged: Judged['agent'],
 ): { agent: Platt; agentRange?: [number, number] } | undefined {
-  const unfamiliar = singleCause(judged.filter((item) => !item.familiar));
-  if (unfamiliar.length === 0) return undefined;
+  if (judged.length === 0) return undefined;
   const rate = (items: Judged['agent']) =>
     items.filter((item) => item.correct).length / items.length;
-  const pooled = Math.min(0.99, Math.max(0.01, rate(unfamiliar)));
-  const rates = [...new Set(unfamiliar.map((item) => item.system))]
-    .map((system) => unfamiliar.filter((item) => item.system === system))
+  const rates = [...new Set(judged.map((item) => item.system))]
+    .map((system) => judged.filter((item) => item.system === system))
     .filter((items) => items.length >= MIN_SYSTEM_RUNS)
     .map(rate);
+  const mean =
+    rates.length > 0 ? rates.reduce((sum, value) => sum + value, 0) / rates.length : rate(judged);
+  const stated = Math.min(0.99, Math.max(0.01, mean));
   return {
-    agent: { a: 0, b: rounded(Math.log(pooled / (1 - pooled))) },
+    agent: { a: 0, b: rounded(Math.log(stated / (1 - stated))) },
     ...(rates.length >= 2
       ? { agentRange: [rounded(Math.min(...rates)), rounded(Math.max(...rates))] }
       : {}),
@@ -136,17 +143,18 @@ export function calibrationFor(
   const stepByRank = rateByRank(unfamiliar.step);
   const unseen = unseenSystemsAgent(unfamiliar.agent);
   return {
-    // Agent confidence states the chance that the named agent is *the* responsible one: where some
-    // runs have a single responsible agent, only those are fitted on. Naming any of several is
-    // right far more often, and runs of injected faults (often two or three faulty agents of
-    // four or five) would make every statement too sure.
+    // A familiar run's agent confidence states the chance that the named agent is *the*
+    // responsible one: where some runs have a single responsible agent, only those are fitted on.
+    // Naming any of several is right far more often, and runs of injected faults (often two or
+    // three faulty agents of four or five) would make every statement too sure.
     // Familiar runs keep their raw step scores: fitted on the inner folds' smaller models, a step
     // mapping understated the final model's accuracy in nested cross-validation
     // (docs/EXPERIMENTS.md).
     familiar: { agent: fitPlatt(singleCause(familiar.agent)), step: { ...IDENTITY } },
     // On unseen systems, higher step scores were not right more often (a step mapping of slope
     // 0): each candidate is stated at how often its rank was right. Nor were higher agent scores:
-    // the named agent is stated at the held-out systems' hit rate, with their spread.
+    // the named agent is stated at the held-out systems' mean hit rate (all their runs, naming
+    // any of several responsible agents counting as right), with their spread.
     unfamiliar: {
       ...(unseen ?? { agent: fitPlatt(singleCause(unfamiliar.agent)) }),
       step: fitPlatt(unfamiliar.step),
