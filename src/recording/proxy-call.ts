@@ -190,6 +190,9 @@ async function pipeAndRead(
   };
 }
 
+/** Statuses with which an upstream refuses a request it cannot serve as asked (a parameter). */
+const REFUSED = new Set([400, 422]);
+
 /** Forwards the call upstream (its request rewritten by the injector, if any) and ends it. */
 async function forwardCall(
   context: ProxyContext,
@@ -205,19 +208,32 @@ async function forwardCall(
   const answeredBy = options.responder ? ('upstream' as const) : undefined;
   const rewritten = await options.injector?.rewriteRequest(proxied, parsed);
   // With --logprobs, asked for here when the client did not: stripped again from its reply.
-  const strip = addsLogprobs(options.logprobs, api, rewritten ?? parsed);
-  const outgoing = strip ? withLogprobs(rewritten ?? parsed) : rewritten;
-  const forwarded = outgoing === undefined ? body : Buffer.from(JSON.stringify(outgoing), 'utf8');
-  const headers = upstreamHeaders(request.headers, api.provider, forwarded.byteLength);
-  // A stream is stripped event by event as it arrives: plain text is asked for.
-  if (strip) headers['accept-encoding'] = 'identity';
-  const sent = sendUpstream(target, 'POST', headers, forwarded);
-  response.on('close', () => {
-    if (!response.writableFinished) sent.abort();
-  });
+  let strip = addsLogprobs(options.logprobs, api, rewritten ?? parsed);
+  const send = (logprobs: boolean) => {
+    const outgoing = logprobs ? withLogprobs(rewritten ?? parsed) : rewritten;
+    const forwarded = outgoing === undefined ? body : Buffer.from(JSON.stringify(outgoing), 'utf8');
+    const headers = upstreamHeaders(request.headers, api.provider, forwarded.byteLength);
+    // A stream is stripped event by event as it arrives: plain text is asked for.
+    if (logprobs) headers['accept-encoding'] = 'identity';
+    const sent = sendUpstream(target, 'POST', headers, forwarded);
+    response.on('close', () => {
+      if (!response.writableFinished) sent.abort();
+    });
+    return sent.reply;
+  };
   let reply: IncomingMessage;
   try {
-    reply = await sent.reply;
+    reply = await send(strip);
+    if (strip && REFUSED.has(reply.statusCode ?? 0)) {
+      // A model without log probabilities refuses the request: asked again as the client asked,
+      // the client gets what it would have got without --logprobs.
+      reply.resume();
+      context.log(
+        `${open.runId} ${open.agent}: the upstream refused logprobs (HTTP ${reply.statusCode}); asked again without`,
+      );
+      strip = false;
+      reply = await send(false);
+    }
   } catch (error) {
     const message = `faultline proxy: the upstream ${base.origin} could not be reached (${transportReason(error)})`;
     sendJson(response, 502, api.errorBody(message, 'upstream_unreachable'));

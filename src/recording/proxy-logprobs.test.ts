@@ -157,6 +157,29 @@ describe('faultline proxy --logprobs', () => {
     assertSummary(await recorded(harness, 'left'));
   });
 
+  test('an upstream that refuses logprobs is asked again as the client asked', async () => {
+    harness = await startHarness(
+      (request) =>
+        request.body.logprobs === true
+          ? { status: 400, body: { error: { message: 'logprobs are not supported' } } }
+          : { text: 'fine', toolCalls: [] },
+      { logprobs: true },
+    );
+    const proxied = await client(harness).chat.completions.create(
+      { model: 'scripted', messages },
+      { headers: { 'x-faultline-run': 'refused' } },
+    );
+    assert.equal(proxied.choices[0]!.message.content, 'fine');
+    assert.deepEqual(
+      harness.upstream.requests.map((request) => request.body.logprobs),
+      [true, undefined],
+    );
+    const trace = await recorded(harness, 'refused');
+    assert.equal(trace.steps[0]!.content, 'fine');
+    assert.equal(trace.steps[0]!.logprobs, undefined);
+    assert.equal(trace.steps[0]!.error, undefined);
+  });
+
   test('without the flag the request is not changed and the step has none', async () => {
     harness = await startHarness();
     await client(harness).chat.completions.create(
