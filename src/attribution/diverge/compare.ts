@@ -7,15 +7,13 @@ import type { StepSubstance } from './substance.js';
 
 /** Longest quote, as the offline method's evidence quotes. */
 const QUOTE_LENGTH = 160;
-/** Below this word similarity, two steps of the same role say different things. */
+/**
+ * Below this word similarity, two steps of the same role say different things (and a decision
+ * only one of them states is substance: an approval replaced by other words).
+ */
 const OTHER_CONTENT = 0.2;
 /** ...when both say at least this many words (a short reply can be reworded entirely). */
 const CONTENT_WORDS = 6;
-/**
- * Below this word similarity, a decision only one of two steps states is substance (an approval
- * replaced by other words); above it the steps say the same and a decision word may come and go.
- */
-const SAME_WORDS = 0.5;
 
 /** What differs between a failed step and the passing step aligned with it. */
 export interface StepDifference {
@@ -101,7 +99,7 @@ function decisionDetails(failed: Decided, passed: Decided): string[] {
     );
   else if (
     failed.decision !== passed.decision &&
-    wordSimilarity(failed.words, passed.words) < SAME_WORDS
+    wordSimilarity(failed.words, passed.words) < OTHER_CONTENT
   )
     details.push(
       failed.decision === 0

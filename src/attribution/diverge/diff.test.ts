@@ -159,6 +159,16 @@ describe('diff of a failed run against a passing one', () => {
     assert.match(diff.divergence.detail, /makes no decision where the passing run accepts/);
   });
 
+  it('keeps a decision word that comes and goes in an otherwise alike step as wording', () => {
+    const steps = passingSteps();
+    steps[4] = {
+      speaker: 'Calculator',
+      content: 'Correct: apples 1,200 plus pears 340 makes 1,540 in total.',
+    };
+    const diff = diffTraces(run('failed', steps), run('passed', passingSteps()));
+    assert.equal(diff.divergence, null, JSON.stringify(diff.divergence));
+  });
+
   it('names a step cut short, and one that gives no final answer where the passing run does', () => {
     const plan = (content: string): DraftStep[] => {
       const steps = passingSteps();
