@@ -9,6 +9,7 @@ import { registerAttribute } from './commands/attribute.js';
 import { registerConvert } from './commands/convert.js';
 import { registerDiff } from './commands/diff.js';
 import { registerEval } from './commands/eval.js';
+import { registerAdapt } from './commands/adapt.js';
 import { registerInject } from './commands/inject.js';
 import { registerInspect } from './commands/inspect.js';
 import { registerOutcome } from './commands/outcome.js';
@@ -51,6 +52,7 @@ registerOutcome(program, setExit);
 registerReplay(program, setExit);
 registerVerify(program, setExit);
 registerInject(program, setExit);
+registerAdapt(program, setExit);
 
 // A closed pipe (`faultline ... | head`) is not an error.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {

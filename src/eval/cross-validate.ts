@@ -14,10 +14,13 @@ import {
   DEFAULT_TRAIN_SETTINGS,
   type TrainSettings,
 } from '../attribution/offline/model/settings.js';
+import type { OfflineModel } from '../attribution/offline/model/model-file.js';
+import { fitSystemLayer } from '../attribution/offline/train/system-layer.js';
 import { trainModelFile } from '../attribution/offline/train/train-model-file.js';
 import type { Attribution } from '../attribution/method.js';
 import { traceHash } from '../trace/hash.js';
 import type { Trace } from '../trace/model.js';
+import { subsetOf } from '../trace/subset.js';
 import {
   assignFoldsFor,
   foldCount,
@@ -25,7 +28,7 @@ import {
   seedsOf,
   type FoldPlan,
 } from '../attribution/offline/train/folds.js';
-import { CROSS_VALIDATED_OFFLINE, LEAVE_ONE_SYSTEM_OUT } from './constants.js';
+import { ADAPTED_OFFLINE, CROSS_VALIDATED_OFFLINE, LEAVE_ONE_SYSTEM_OUT } from './constants.js';
 import { recordOf, type EvalRecord } from './result-store.js';
 
 /** The folds of the cross-validated figures in docs/MODEL.md. */
@@ -46,6 +49,11 @@ export interface CrossValidationOptions {
   weightOf?: (trace: Trace) => number;
   /** Called after each fold is trained and predicted. */
   onFold?: (done: number, total: number) => void;
+  /**
+   * Instead of training, adapt this model to each fold's training runs (its system layer, as
+   * `faultline train --base` does): the `offline-adapted` records.
+   */
+  adapt?: OfflineModel;
 }
 
 /** One held-out prediction. */
@@ -55,13 +63,23 @@ export interface HeldOutPrediction {
   attribution: Attribution;
 }
 
+/** A model with the system layer learned from `runs` (itself where they teach none). */
+function adaptedModel(base: OfflineModel, runs: readonly Trace[]): OfflineModel {
+  const system = fitSystemLayer(base, runs);
+  return system ? { ...base, system } : base;
+}
+
 /** Held-out predictions for every trainable trace, once per seed. */
 function crossValidateOffline(
   traces: readonly Trace[],
   options: CrossValidationOptions = {},
 ): HeldOutPrediction[] {
   const plan = options.plan ?? DEFAULT_FOLD_PLAN;
-  const method = plan.by === 'system' ? LEAVE_ONE_SYSTEM_OUT : CROSS_VALIDATED_OFFLINE;
+  const method = options.adapt
+    ? ADAPTED_OFFLINE
+    : plan.by === 'system'
+      ? LEAVE_ONE_SYSTEM_OUT
+      : CROSS_VALIDATED_OFFLINE;
   const settings = options.settings ?? DEFAULT_TRAIN_SETTINGS;
   const usable = traces.filter(isLabelled);
   const folds = foldCount(usable, plan);
@@ -71,12 +89,30 @@ function crossValidateOffline(
   for (const seed of seeds) {
     const assignment = assignFoldsFor(usable, plan, seed);
     for (const { training, held } of foldsOf(usable, assignment, folds)) {
-      const model = trainModelFile(training, {
-        settings,
-        ...(options.weightOf ? { weightOf: options.weightOf } : {}),
-        parts: options.calibrate ? ['scorers', 'calibration'] : ['scorers'],
-      });
-      for (const trace of held)
+      const trained = options.adapt
+        ? undefined
+        : trainModelFile(training, {
+            settings,
+            ...(options.weightOf ? { weightOf: options.weightOf } : {}),
+            parts: options.calibrate ? ['scorers', 'calibration'] : ['scorers'],
+          });
+      // Adapted to a system, a model learns from that system's runs only.
+      const adapted = new Map<string, OfflineModel>();
+      const modelFor = (trace: Trace): OfflineModel => {
+        if (trained) return trained;
+        const system = subsetOf(trace);
+        let model = adapted.get(system);
+        if (!model) {
+          model = adaptedModel(
+            options.adapt!,
+            training.filter((run) => subsetOf(run) === system),
+          );
+          adapted.set(system, model);
+        }
+        return model;
+      };
+      for (const trace of held) {
+        const model = modelFor(trace);
         out.push({
           seed,
           trace,
@@ -87,6 +123,7 @@ function crossValidateOffline(
             method,
           },
         });
+      }
       done += 1;
       options.onFold?.(done, folds * seeds.length);
     }

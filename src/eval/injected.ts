@@ -34,6 +34,11 @@ function injectionGroups(trace: Trace): string[] | undefined {
   return ['all injected runs', `mode ${mastLabel(mode)}`, `operator ${operator}`];
 }
 
+/** Whether a run carries an injection record (a run of `faultline inject`). */
+export function carriesInjection(trace: Trace): boolean {
+  return injectionGroups(trace) !== undefined;
+}
+
 const NO_USAGE = {
   calls: 0,
   inputTokens: 0,

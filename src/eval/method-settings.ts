@@ -8,7 +8,7 @@ import { isLlmMethod, type LlmOptions } from '../attribution/llm/catalog.js';
 import { DEFAULT_MODEL_PATH } from '../attribution/offline/attribute/attributor.js';
 import type { FoldPlan } from '../attribution/offline/train/folds.js';
 import { ModelFileError } from '../errors.js';
-import { CROSS_VALIDATED_OFFLINE, PAPER_PROMPTS_TAG } from './constants.js';
+import { ADAPTED_OFFLINE, CROSS_VALIDATED_OFFLINE, PAPER_PROMPTS_TAG } from './constants.js';
 import { settingsFingerprint } from './result-store.js';
 import type { EvalOptions } from './run-types.js';
 
@@ -50,6 +50,11 @@ export function resultSettings(
   if (methodName === 'offline')
     return settingsFingerprint({ model: modelFileHash(options.modelPath ?? DEFAULT_MODEL_PATH) });
   if (methodName === CROSS_VALIDATED_OFFLINE) return settingsFingerprint({ folds: plan.folds });
+  if (methodName === ADAPTED_OFFLINE)
+    return settingsFingerprint({
+      folds: plan.folds,
+      model: modelFileHash(options.modelPath ?? DEFAULT_MODEL_PATH),
+    });
   return undefined;
 }
 

@@ -120,7 +120,7 @@ export async function runEvaluation(
         counter,
         records,
       };
-      if (attributor === undefined) evaluateHeldOut(run, labelled, info.plan);
+      if (attributor === undefined) evaluateHeldOut(run, labelled, info.plan, options.modelPath);
       else await evaluateAttributed(run, attributor, lenientMethod, options);
     }
   }

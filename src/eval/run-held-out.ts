@@ -5,13 +5,22 @@
  */
 import { seedsOf, type FoldPlan } from '../attribution/offline/train/folds.js';
 import type { Trace } from '../trace/model.js';
-import { LEAVE_ONE_SYSTEM_OUT } from './constants.js';
+import { loadOfflineModel } from '../attribution/offline/attribute/attributor.js';
+import { ADAPTED_OFFLINE, LEAVE_ONE_SYSTEM_OUT } from './constants.js';
 import { crossValidationRecords } from './cross-validate.js';
 import { recordKey } from './result-store.js';
 import type { MethodRun } from './run-types.js';
 
-/** Reports stored or freshly cross-validated records for every selected trace and seed. */
-export function evaluateHeldOut(run: MethodRun, labelled: Trace[], basePlan: FoldPlan): void {
+/**
+ * Reports stored or freshly cross-validated records for every selected trace and seed;
+ * `offline-adapted` adapts the model at `modelPath` (the shipped one by default).
+ */
+export function evaluateHeldOut(
+  run: MethodRun,
+  labelled: Trace[],
+  basePlan: FoldPlan,
+  modelPath?: string,
+): void {
   const { method, useGroundTruth, settings, selected, store, counter } = run;
   // Folds are drawn over all labelled traces so results do not depend on what was resumed.
   const plan: FoldPlan =
@@ -42,6 +51,7 @@ export function evaluateHeldOut(run: MethodRun, labelled: Trace[], basePlan: Fol
   for (const record of crossValidationRecords(labelled, {
     plan: { ...plan, seeds: missing },
     useGroundTruth,
+    ...(run.methodName === ADAPTED_OFFLINE ? { adapt: loadOfflineModel(modelPath) } : {}),
   })) {
     if (!wanted.has(record.traceKey)) continue;
     const withSettings = settings ? { ...record, settings } : record;

@@ -9,7 +9,8 @@ import { UserError } from '../../errors.js';
 import { MAST_MODES, mastCode } from '../../trace/mast.js';
 import { wholeNumber } from '../flag-values.js';
 
-interface InjectFlags {
+/** The flags of `inject`, which `adapt` shares. */
+export interface InjectFlags {
   run: string;
   check: string;
   tasks: string;
@@ -113,8 +114,8 @@ function summaryText(summary: CampaignSummary, out: string): string {
   );
 }
 
-/** The command's action: the flags read, the campaign run, its summary written. */
-async function runInject(flags: InjectFlags, exit: (code: number) => void): Promise<void> {
+/** Runs the campaign the flags describe, with a progress bar, and prints its summary. */
+export async function campaignOf(flags: InjectFlags): Promise<CampaignSummary> {
   const modes = parseModes(flags);
   const [{ runCampaign, readTasks }, { operatorCatalog }, { Manipulator }] = await Promise.all([
     import('../../recording/inject/campaign.js'),
@@ -148,17 +149,19 @@ async function runInject(flags: InjectFlags, exit: (code: number) => void): Prom
     onProgress: progressBar(),
   });
   process.stderr.write(summaryText(summary, flags.out));
+  return summary;
+}
+
+/** The command's action: the campaign run, its summary written. */
+async function runInject(flags: InjectFlags, exit: (code: number) => void): Promise<void> {
+  const summary = await campaignOf(flags);
   process.stdout.write(`${JSON.stringify(summary)}\n`);
   exit(0);
 }
 
-/** `faultline inject`: its flags and help, and the action that runs a campaign. */
-export function registerInject(program: Command, exit: (code: number) => void): void {
-  program
-    .command('inject')
-    .description(
-      'inject known faults into runs of your own system and keep the runs that then fail: a labelled dataset',
-    )
+/** The flags a campaign takes, shared by `inject` and `adapt`. */
+export function addCampaignOptions(command: Command): Command {
+  return command
     .requiredOption('--run <command>', 'runs the system once (a shell command line)')
     .requiredOption('--check <command>', 'exits 0 when the run succeeded')
     .requiredOption('--tasks <file>', 'JSON Lines, one task per line (an object with an id)')
@@ -173,7 +176,18 @@ export function registerInject(program: Command, exit: (code: number) => void): 
     .option('--manipulator <provider:model>', 'a model that writes the corruptions')
     .option('--manipulator-base-url <url>', "the manipulator's endpoint")
     .option('--temperature <t>', "the manipulator's temperature", '0.7')
-    .option('--timeout <seconds>', 'longest a run, and a check, may take', '300')
+    .option('--timeout <seconds>', 'longest a run, and a check, may take', '300');
+}
+
+/** `faultline inject`: its flags and help, and the action that runs a campaign. */
+export function registerInject(program: Command, exit: (code: number) => void): void {
+  addCampaignOptions(
+    program
+      .command('inject')
+      .description(
+        'inject known faults into runs of your own system and keep the runs that then fail: a labelled dataset',
+      ),
+  )
     .addHelpText(
       'after',
       `

@@ -2,14 +2,10 @@
  * The work of `faultline train`: fit (on the base data too with --base), calibrate, write the model
  * file, and with --cv / --loso print the model card's tables.
  */
-import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
-import { dirname, relative, resolve } from 'node:path';
+import { relative } from 'node:path';
 import { hasStepLabel, isLabelled } from '../../attribution/offline/features/inputs.js';
-import {
-  DEFAULT_MODEL_PATH,
-  loadOfflineModel,
-} from '../../attribution/offline/attribute/attributor.js';
+import { loadOfflineModel } from '../../attribution/offline/attribute/attributor.js';
 import { AGENT_FEATURE_NAMES } from '../../attribution/offline/features/agent-features.js';
 import { FEATURE_NAMES } from '../../attribution/offline/features/feature-names.js';
 import { labelledModes } from '../../attribution/offline/modes/mode-model.js';
@@ -18,6 +14,9 @@ import {
   type TrainSettings,
 } from '../../attribution/offline/model/settings.js';
 import { MIN_MODE_RUNS, trainModelFile } from '../../attribution/offline/train/train-model-file.js';
+import { fitSystemLayer } from '../../attribution/offline/train/system-layer.js';
+import type { OfflineModel } from '../../attribution/offline/model/model-file.js';
+import type { SystemLayer } from '../../attribution/offline/scores/agent-prior.js';
 import type { UnfamiliarStep } from '../../attribution/offline/model/settings.js';
 import { UserError } from '../../errors.js';
 import { crossValidationRecords } from '../../eval/cross-validate.js';
@@ -64,23 +63,6 @@ function featureList(value: string): string[] {
       `--drop-features: unknown feature${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}; the features are listed in models/offline-model.json (step.features, agent.features)`,
     );
   return names;
-}
-
-/**
- * The base data of `--base`: the folders named, or those the shipped model was trained on (as its
- * file records them, relative to the package), which must be present.
- */
-function baseDataOf(base: true | string[]): string[] {
-  if (base !== true) return base;
-  const recorded = loadOfflineModel().training.data;
-  const root = dirname(dirname(DEFAULT_MODEL_PATH));
-  const folders = recorded.map((folder) => resolve(root, folder));
-  const missing = folders.filter((folder) => !existsSync(folder));
-  if (folders.length === 0 || missing.length > 0)
-    throw new UserError(
-      `--base: the shipped model's training data (${recorded.join(', ') || 'not recorded'}) is not here; name the base folders: --base DIR...`,
-    );
-  return folders.map((folder) => relative(process.cwd(), folder) || '.');
 }
 
 /**
@@ -183,7 +165,15 @@ export async function runTrainCommand(
     ...(flags.loso ? [{ ...questionPlan, by: 'system' as const }] : []),
   ];
   const userWeight = nonNegativeNumber(flags.userWeight, '--user-weight');
-  const baseFolders = flags.base === undefined ? [] : baseDataOf(flags.base);
+  if (flags.base === true) {
+    if (plans.length > 0)
+      throw new UserError(
+        '--cv and --loso refit the model; with --base alone it is adapted, not refitted: measure it with `faultline eval MY_RUNS --method offline,offline-adapted`',
+      );
+    await adaptShippedModel(flags, exit);
+    return;
+  }
+  const baseFolders = flags.base ?? [];
   const traces: Trace[] = [];
   const outcome = await forEachTrace(flags.data, {}, (trace) => {
     traces.push(trace);
@@ -229,12 +219,10 @@ export async function runTrainCommand(
     },
   });
   const reused = modeRuns.runs.length < MIN_MODE_RUNS && model.modes !== undefined;
-  await writeFile(flags.out, `${JSON.stringify(model, null, 1)}\n`).catch((error: unknown) => {
-    throw new UserError(
-      `${flags.out}: cannot write the model (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
-      { cause: error },
-    );
-  });
+  // Adapting to a system: a prior over its agents' names on top of the refitted model.
+  const system = base.length > 0 ? fitSystemLayer(model, own) : undefined;
+  await writeModel(flags.out, system ? { ...model, system } : model);
+  if (system) process.stderr.write(`${systemLine(system)}\n`);
   const withSteps = usable.filter(hasStepLabel).length;
   process.stderr.write(
     `trained on ${usable.length} labelled traces${base.length > 0 ? ` (${base.length} base, ${own.length} yours counting ${userWeight}× each)` : ''}, ${withSteps} with a step label (${traces.length - own.length} without labels skipped); wrote ${flags.out}\n`,
@@ -257,4 +245,58 @@ export async function runTrainCommand(
       failedFiles: outcome.failedFiles + baseOutcome.failedFiles + modeRuns.outcome.failedFiles,
     }),
   );
+}
+
+/** Writes a model file, or says plainly why it cannot. */
+async function writeModel(out: string, model: OfflineModel): Promise<void> {
+  await writeFile(out, `${JSON.stringify(model, null, 1)}\n`).catch((error: unknown) => {
+    throw new UserError(
+      `${out}: cannot write the model (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+      { cause: error },
+    );
+  });
+}
+
+/** What the system layer learned, in one line. */
+function systemLine({ agentPrior, weight, runs }: SystemLayer): string {
+  const ranked = agentPrior.names
+    .map((name, index) => ({ name, rate: agentPrior.rates[index]! }))
+    .sort((left, right) => right.rate - left.rate)
+    .slice(0, 3)
+    .map(({ name, rate }) => `${name} ${(rate * 100).toFixed(0)}%`);
+  return weight === 0
+    ? `adapted to your system from ${runs} labelled runs: its agents' record (${ranked.join(', ')}) did not name more of them right, left out, so the log alone decides (weight 0)`
+    : `adapted to your system from ${runs} labelled runs: its agents' record (most often to blame: ${ranked.join(', ')}) weighs in at ${weight}, chosen by leaving each run out in turn`;
+}
+
+/**
+ * `train --base` alone: the shipped model, as it is, adapted to the runs of --data (its system
+ * layer). Needs nothing but the package: no base data is read and nothing is refitted.
+ */
+async function adaptShippedModel(flags: TrainFlags, exit: (code: number) => void): Promise<void> {
+  const traces: Trace[] = [];
+  const outcome = await forEachTrace(flags.data, {}, (trace) => {
+    traces.push(trace);
+  });
+  const own = traces.filter(isLabelled);
+  if (own.length === 0)
+    throw new UserError(
+      `--base: need at least one labelled run of your system (naming the responsible agent); found none in ${shownPaths(flags.data)}${traces.length > 0 ? ` (${traces.length} without labels)` : ''}`,
+    );
+  const shipped = loadOfflineModel();
+  const system = fitSystemLayer(shipped, own)!;
+  const data = flags.data.map((path) => relative(process.cwd(), path) || '.');
+  await writeModel(flags.out, {
+    ...shipped,
+    system,
+    training: {
+      ...shipped.training,
+      traceHashes: [...shipped.training.traceHashes, ...own.map(traceHash)],
+      data: [...shipped.training.data, ...data],
+    },
+  });
+  process.stderr.write(
+    `${systemLine(system)}\nthe shipped model's scorers, calibration and failure-mode classifiers are kept (\`--base DIR...\` refits them on those folders and your runs); wrote ${flags.out}\n`,
+  );
+  exit(finishBatch(outcome));
 }

@@ -79,6 +79,21 @@ const modelSchema = z.object({
    * agent; without it, modes are named for the run only.
    */
   agentModes: modeModelSchema.optional(),
+  /**
+   * The adaptation to one system (`faultline train --base`, scores/agent-prior.ts): its agents'
+   * smoothed rates of being responsible and the prior's weight; absent in the shipped model.
+   */
+  system: z
+    .object({
+      agentPrior: z.object({
+        names: z.array(z.string()),
+        rates: z.array(z.number().min(0).max(1)),
+        base: z.number().gt(0).max(1),
+      }),
+      weight: z.number().nonnegative(),
+      runs: z.number().int().nonnegative(),
+    })
+    .optional(),
   training: z.object({
     traces: z.number(),
     stepL2: z.number(),

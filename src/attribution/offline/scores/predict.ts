@@ -9,6 +9,7 @@ import { computeAgentFeatures } from '../features/agent-features.js';
 import { attributionInputs } from '../features/inputs.js';
 import type { RunFigures } from '../features/run-facts.js';
 import type { OfflineModel } from '../model/model-file.js';
+import { applyAgentPrior } from './agent-prior.js';
 import { scoreRows, softmax, stepProbabilitiesOf } from './scoring.js';
 
 /** Everything the model concludes about a trace, before it is decoded and phrased. */
@@ -37,9 +38,11 @@ export function predict(
     scoreRows(model.agent, agentInputs.rows),
     agentInputs.rows.map(() => true),
   );
-  const agents = agentInputs.agents
+  const scored = agentInputs.agents
     .map((agent, index) => ({ agent, probability: agentProbabilities[index]! }))
     .sort((left, right) => right.probability - left.probability);
+  // An adapted model moves them by what its system's labels say of each agent.
+  const agents = model.system ? applyAgentPrior(scored, model.system) : scored;
   return { rows, stepProbabilities, agents, figures };
 }
 

@@ -1,0 +1,92 @@
+/**
+ * Learning a system layer (scores/agent-prior.ts) from a few labelled runs of one system: each
+ * agent's smoothed rate of being responsible in the runs it took part in, and the prior's weight
+ * against the agent scorer, chosen by leaving each labelled run out in turn: the weight that names
+ * the most held-out runs' agents right, the middle one of those tied (on a few runs many weights
+ * tie; the smallest left the example team's adapted model below the agent most often blamed, the
+ * largest cost the six held-out systems 2 points: docs/MODEL.md).
+ */
+import { onTeam, responsibleAgents, sameAgent } from '../../../trace/agents.js';
+import type { Trace } from '../../../trace/model.js';
+import { attributeWithModel } from '../attribute/attributor.js';
+import type { OfflineModel } from '../model/model-file.js';
+import type { AgentPrior, SystemLayer } from '../scores/agent-prior.js';
+
+/** Pseudo-runs at the base rate added to every name's count. */
+export const PRIOR_SMOOTHING = 2;
+
+/** The weights tried, from none (the scorer alone) to nearly the prior alone. */
+export const PRIOR_WEIGHTS: readonly number[] = [0, 0.5, 1, 2, 4, 8];
+
+/** Adds a name to a list unless an equal name (case and separators aside) is in it; its index. */
+function indexOf(names: string[], name: string): number {
+  const found = names.findIndex((known) => sameAgent(known, name));
+  if (found !== -1) return found;
+  names.push(name);
+  return names.length - 1;
+}
+
+/** Each agent's smoothed rate of being responsible, over the runs it took part in. */
+export function learnAgentPrior(
+  runs: readonly Trace[],
+  smoothing = PRIOR_SMOOTHING,
+): AgentPrior | undefined {
+  const names: string[] = [];
+  const present: number[] = [];
+  const blamed: number[] = [];
+  for (const run of runs) {
+    const responsible = responsibleAgents(run);
+    if (responsible.length === 0) continue;
+    const taking = new Set<number>();
+    for (const step of run.steps) if (onTeam(step)) taking.add(indexOf(names, step.agent));
+    const guilty = new Set(responsible.map((agent) => indexOf(names, agent)));
+    for (const index of new Set([...taking, ...guilty])) {
+      present[index] = (present[index] ?? 0) + 1;
+      if (guilty.has(index)) blamed[index] = (blamed[index] ?? 0) + 1;
+    }
+  }
+  const seen = present.reduce((sum, count) => sum + (count ?? 0), 0);
+  if (seen === 0) return undefined;
+  const base = blamed.reduce((sum, count) => sum + (count ?? 0), 0) / seen;
+  const rates = names.map(
+    (_, index) => ((blamed[index] ?? 0) + smoothing * base) / ((present[index] ?? 0) + smoothing),
+  );
+  const round = (value: number) => Number(value.toFixed(6));
+  return { names, rates: rates.map(round), base: round(base) };
+}
+
+/** Whether a model names one of a run's responsible agents. */
+function namesRight(run: Trace, model: OfflineModel): boolean {
+  const named = attributeWithModel(run, model).agent;
+  return named !== null && responsibleAgents(run).some((agent) => sameAgent(agent, named));
+}
+
+/**
+ * The system layer for `model` learned from labelled runs of one system, its weight chosen by
+ * leave-one-run-out; undefined when the runs name no responsible agent.
+ */
+export function fitSystemLayer(
+  model: OfflineModel,
+  runs: readonly Trace[],
+  weights: readonly number[] = PRIOR_WEIGHTS,
+): SystemLayer | undefined {
+  const labelled = runs.filter((run) => responsibleAgents(run).length > 0);
+  const agentPrior = learnAgentPrior(labelled);
+  if (!agentPrior) return undefined;
+  const { system: _system, ...base } = model;
+  const right = weights.map(() => 0);
+  labelled.forEach((run, held) => {
+    const prior = learnAgentPrior(labelled.filter((_, index) => index !== held));
+    weights.forEach((weight, index) => {
+      const layered = prior
+        ? { ...base, system: { agentPrior: prior, weight, runs: labelled.length - 1 } }
+        : base;
+      if (namesRight(run, layered)) right[index]! += 1;
+    });
+  });
+  const best = Math.max(...right);
+  // Where leaving runs out cannot tell weights apart, the middle one of those tied.
+  const tied = weights.filter((_, index) => right[index] === best);
+  const weight = tied[Math.floor((tied.length - 1) / 2)]!;
+  return { agentPrior, weight, runs: labelled.length };
+}
