@@ -16,6 +16,7 @@ import { ROOT } from '../../test/paths.js';
 import { startPostgres, type PostgresServer } from '../../test/postgres-server.js';
 import { buildTrace } from '../trace/build-trace.js';
 import { openDatabase, type Db } from './database.js';
+import { translatePlaceholders } from './postgres.js';
 import { Repository } from './repository.js';
 
 const trace = (id: string, agent = 'A') =>
@@ -223,6 +224,20 @@ storeCases('PostgreSQL', async () => {
   if ('skip' in started) return started;
   const url = started.createDatabase(`store_${(postgresCount += 1)}`);
   return { open: () => openDatabase(url) };
+});
+
+describe('placeholders for PostgreSQL', () => {
+  it('numbers ? in order and @name once per name, leaving quoted text alone', () => {
+    assert.deepEqual(translatePlaceholders('SELECT ? AS a, \'?@x\' AS b, ? AS "c?"'), {
+      text: 'SELECT $1 AS a, \'?@x\' AS b, $2 AS "c?"',
+      positional: 2,
+    });
+    assert.deepEqual(translatePlaceholders('WHERE a = @needle OR b = @needle LIMIT @limit'), {
+      text: 'WHERE a = $1 OR b = $1 LIMIT $2',
+      names: ['needle', 'limit'],
+      positional: 0,
+    });
+  });
 });
 
 describe('store on PostgreSQL: schema', () => {

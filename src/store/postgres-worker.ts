@@ -75,3 +75,6 @@ async function answer(request: PostgresRequest): Promise<void> {
 
 // The waiting thread posts one statement at a time, so replies keep their order.
 port.on('message', (request: PostgresRequest) => void answer(request));
+// Loaded: the thread that started this one stops waiting for it.
+Atomics.store(flag, 1, 1);
+Atomics.notify(flag, 1);

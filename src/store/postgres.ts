@@ -4,7 +4,9 @@
  * until the reply is back, so the store keeps one synchronous interface for both databases and
  * its callers do not change. A statement is one round trip, as a SQLite call is one step: bulk
  * paths store a run or a trace as one row, never row by row. The blocking is why this thread's
- * transactions need no further guard: nothing else runs on it until they end.
+ * transactions need no further guard: nothing else runs on it until they end. It is also why a
+ * thread holds one connection: a second one waiting on a lock the first holds would wait forever
+ * (until REPLY_TIMEOUT_MS), since the first cannot go on while this thread waits.
  */
 import {
   receiveMessageOnPort,
@@ -66,12 +68,17 @@ export function translatePlaceholders(sql: string): Translated {
 /** How long one statement may take before this thread gives up waiting (five minutes). */
 const REPLY_TIMEOUT_MS = 300_000;
 
+/** How long the connection thread may take to load before this thread gives up (30 s). */
+const STARTUP_TIMEOUT_MS = 30_000;
+
 /** How the connection thread starts: the compiled file, or under tsx (tests, `npm run` from source). */
 function startConnectionThread(workerData: unknown, transferList: MessagePort[]): Worker {
   if (!import.meta.url.endsWith('.ts'))
     return new Worker(new URL('./postgres-worker.js', import.meta.url), {
       workerData,
       transferList,
+      // `node --input-type=module -e …` would make the thread read its file as that input.
+      execArgv: process.execArgv.filter((argument) => !argument.startsWith('--input-type')),
     });
   // Worker threads do not inherit tsx's loader hooks: the worker registers them first.
   const entry = new URL('./postgres-worker.ts', import.meta.url).href;
@@ -88,7 +95,8 @@ export class PostgresDb implements Db {
   readonly location: string;
   private readonly worker: Worker;
   private readonly port: MessagePort;
-  private readonly signal = new Int32Array(new SharedArrayBuffer(4));
+  /** [0]: a reply is waiting; [1]: the connection thread has loaded. */
+  private readonly signal = new Int32Array(new SharedArrayBuffer(8));
   private readonly statements = new Map<string, Translated>();
   private nextId = 1;
   private depth = 0;
@@ -104,6 +112,15 @@ export class PostgresDb implements Db {
     // The thread ends with close(); until then it must not keep the process alive by itself.
     this.worker.unref();
     this.port.unref();
+    // A thread that fails to load reports it as an event this thread cannot see while it waits,
+    // so its loading is waited for on its own, with a shorter bound than a statement's.
+    if (Atomics.wait(this.signal, 1, 0, STARTUP_TIMEOUT_MS) === 'timed-out') {
+      this.closed = true;
+      void this.worker.terminate();
+      throw new Error(
+        `${this.location}: the PostgreSQL connection thread did not start within ${STARTUP_TIMEOUT_MS} ms`,
+      );
+    }
   }
 
   /** Runs one statement and waits for its rows. */
