@@ -16,7 +16,7 @@ import type { AgentPrior, SystemLayer } from '../scores/agent-prior.js';
 export const PRIOR_SMOOTHING = 2;
 
 /** The weights tried, from none (the scorer alone) to nearly the prior alone. */
-export const PRIOR_WEIGHTS: readonly number[] = [0, 0.5, 1, 2, 4, 8];
+export const PRIOR_WEIGHTS: readonly number[] = [0, 0.5, 1, 2, 4, 8, 1000];
 
 /** Adds a name to a list unless an equal name (case and separators aside) is in it; its index. */
 function indexOf(names: string[], name: string): number {
