@@ -5,8 +5,8 @@
  * root, so under root it runs as the `postgres` user. `startPostgres` answers a reason instead
  * when it cannot start here, for the test to skip with.
  */
-import { execFile } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { execFile, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { chown, mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -101,6 +101,14 @@ export async function startPostgres(): Promise<PostgresServer | { skip: string }
       'start',
     ]);
     const url = (database: string) => `postgres://postgres@127.0.0.1:${port}/${database}`;
+    // A test process that ends without stop() (a crash, a cancelled run) leaves no server behind.
+    const leftOver = () => {
+      const stopArgs = [join(bin, 'pg_ctl'), '-D', data, '-m', 'immediate', 'stop'];
+      if (root) spawnSync('runuser', ['-u', 'postgres', '--', ...stopArgs]);
+      else spawnSync(stopArgs[0]!, stopArgs.slice(1));
+      rmSync(folder, { recursive: true, force: true });
+    };
+    process.once('exit', leftOver);
     return {
       url,
       createDatabase(name) {
@@ -114,6 +122,7 @@ export async function startPostgres(): Promise<PostgresServer | { skip: string }
         return url(name);
       },
       async stop() {
+        process.removeListener('exit', leftOver);
         await as('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']).catch(() => undefined);
         await rm(folder, { recursive: true, force: true });
       },

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { ROOT } from '../../test/paths.js';
+import { databaseLocation } from '../config.js';
 import { startPostgres, type PostgresServer } from '../../test/postgres-server.js';
 import { buildTrace } from '../trace/build-trace.js';
 import { openDatabase, type Db } from './database.js';
@@ -224,6 +225,22 @@ storeCases('PostgreSQL', async () => {
   if ('skip' in started) return started;
   const url = started.createDatabase(`store_${(postgresCount += 1)}`);
   return { open: () => openDatabase(url) };
+});
+
+describe('where the store lives', () => {
+  it("is --database-url, else FAULTLINE_DATABASE_URL, else the home's SQLite file", () => {
+    const before = process.env.FAULTLINE_DATABASE_URL;
+    try {
+      delete process.env.FAULTLINE_DATABASE_URL;
+      assert.equal(databaseLocation('/h'), join('/h', 'faultline.db'));
+      process.env.FAULTLINE_DATABASE_URL = 'postgres://db/one';
+      assert.equal(databaseLocation('/h'), 'postgres://db/one');
+      assert.equal(databaseLocation('/h', 'postgres://db/two'), 'postgres://db/two');
+    } finally {
+      if (before === undefined) delete process.env.FAULTLINE_DATABASE_URL;
+      else process.env.FAULTLINE_DATABASE_URL = before;
+    }
+  });
 });
 
 describe('placeholders for PostgreSQL', () => {
