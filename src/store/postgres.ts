@@ -140,13 +140,14 @@ export class PostgresDb implements Db {
         throw new Error(
           `${this.location}: PostgreSQL did not answer within ${REPLY_TIMEOUT_MS} ms`,
         );
+      // Cleared before the port is read, so a reply posted meanwhile sets it again.
+      Atomics.store(this.signal, 0, 0);
       // A reply to a statement given up on earlier is read and dropped.
       for (let message = receiveMessageOnPort(this.port); message;) {
         const reply = message.message as PostgresReply;
         if (reply.id === request.id) return this.checked(reply);
         message = receiveMessageOnPort(this.port);
       }
-      Atomics.store(this.signal, 0, 0);
     }
   }
 
