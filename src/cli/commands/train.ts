@@ -22,7 +22,7 @@ export function registerTrain(program: Command, exit: (code: number) => void): v
     )
     .option(
       '--base [folders...]',
-      "adapt to your own system (the runs of --data): alone, the shipped model learns which of your agents are usually to blame, needing nothing but this package; with folders, it is also refitted on them and your runs, each of yours counting --user-weight times",
+      'adapt to your own system (the runs of --data): alone, the shipped model learns which of your agents are usually to blame, needing nothing but this package; with folders, it is also refitted on them and your runs, each of yours counting --user-weight times',
     )
     .option(
       '--user-weight <x>',
