@@ -5,7 +5,7 @@
  * spans per second for 60 s (`--seconds N` for a shorter check), retrying a 503 as exporters do,
  * and asks `/api/health` every 50 ms meanwhile. Measured: spans lost (sent but not accepted, or in
  * runs never stored; target 0), peak RSS of this process (server and load thread together), the
- * p99 of `/api/health` during ingest. Prints `{ results: [{ name, values, unit, target }], notes }`.
+ * p99 of `/api/health` during ingest. Prints `{ results: [{ name, values, unit, target, higherIsBetter? }], notes }`.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -109,7 +109,13 @@ async function send(body) {
 `;
 
 const home = mkdtempSync(join(tmpdir(), 'faultline-bench-otlp-'));
-const results: { name: string; values: number[]; unit: string; target: number }[] = [];
+const results: {
+  name: string;
+  values: number[];
+  unit: string;
+  target: number;
+  higherIsBetter?: boolean;
+}[] = [];
 const notes: string[] = [];
 const server = await startServer({ home, host: '127.0.0.1', port: 0, workers: 1 });
 let peakRss = process.memoryUsage().rss;
@@ -171,6 +177,7 @@ try {
       values: [Math.round(rate)],
       unit: 'spans/s',
       target: SPANS_PER_SECOND,
+      higherIsBetter: true,
     },
   );
   notes.push(

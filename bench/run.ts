@@ -223,11 +223,17 @@ for (const script of ['bench/server-load.ts', 'bench/proxy.ts', 'bench/otlp.ts']
     maxBuffer: 1 << 20,
   });
   const child = JSON.parse(output) as {
-    results: { name: string; values: number[]; unit: string; target: number }[];
+    results: {
+      name: string;
+      values: number[];
+      unit: string;
+      target: number;
+      higherIsBetter?: boolean;
+    }[];
     notes: string[];
   };
   for (const result of child.results)
-    record(result.name, result.values, result.unit, result.target);
+    record(result.name, result.values, result.unit, result.target, result.higherIsBetter);
   notes.push(...child.notes);
 }
 
