@@ -19,22 +19,7 @@ import { LiveIngest } from '../live/ingest.js';
 import { decodeTraceRequest, encodeTraceRequest } from '../live/otlp-proto.js';
 import { otlpRoutes } from './otlp-routes.js';
 import { startServer } from './serve.js';
-
-const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds));
-
-/** Polls `read` until it gives a value, for at most `seconds`. */
-async function eventually<Value>(
-  read: () => Promise<Value | undefined>,
-  seconds = 15,
-): Promise<Value> {
-  const deadline = Date.now() + seconds * 1000;
-  for (;;) {
-    const value = await read();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`nothing after ${seconds} s`);
-    await sleep(50);
-  }
-}
+import { eventually } from '../../test/eventually.js';
 
 describe('live ingest of OpenTelemetry spans', () => {
   let home = '';

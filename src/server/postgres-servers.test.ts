@@ -15,24 +15,9 @@ import { tracedRun } from '../../test/otel-run.js';
 import { startPostgres, type PostgresServer } from '../../test/postgres-server.js';
 import { openDatabase } from '../store/database.js';
 import { startServer } from './serve.js';
+import { eventually } from '../../test/eventually.js';
 
 type Server = Awaited<ReturnType<typeof startServer>>;
-
-const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds));
-
-/** Polls `read` until it gives a value, for at most `seconds`. */
-async function eventually<Value>(
-  read: () => Promise<Value | undefined>,
-  seconds = 20,
-): Promise<Value> {
-  const deadline = Date.now() + seconds * 1000;
-  for (;;) {
-    const value = await read();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`nothing after ${seconds} s`);
-    await sleep(100);
-  }
-}
 
 async function api<Body>(server: Server, path: string, init?: RequestInit) {
   const response = await fetch(new URL(path, server.state.url), init);
@@ -46,7 +31,7 @@ const attributedRun = (server: Server, runId: string) =>
       run: { runId: string; traceId: string; outcome: string; verdict: { agent: string } | null };
     }>(server, `/api/runs/${runId}`);
     return status === 200 && body.run.verdict ? body.run : undefined;
-  });
+  }, 20);
 
 describe('servers on a PostgreSQL store', () => {
   let postgres: PostgresServer | { skip: string };
@@ -120,7 +105,7 @@ describe('servers on a PostgreSQL store', () => {
         `/api/runs/${toRight.traceId}`,
       );
       return status === 200 ? body.run : undefined;
-    });
+    }, 20);
     assert.equal(unknown.outcome, 'unknown');
     const marked = await api<{ run: { outcome: string }; analysis: { method: string } | null }>(
       left,
