@@ -4,11 +4,7 @@
  */
 import { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
-import { basename } from 'node:path';
-import type { Attribution } from '../attribution/method.js';
-import type { EvalRecord } from '../eval/result-store.js';
 import { pageBounds, type Repository } from '../store/repository.js';
-import { loadTraces } from '../trace/load.js';
 import type {
   AnalysisResponse,
   EvaluationResponse,
@@ -16,7 +12,9 @@ import type {
   EvaluationTraceRow,
   EvaluationsResponse,
 } from './api-types.js';
+import type { JobPool } from './job-pool.js';
 import { labelMatch } from './label-match.js';
+import { storedRecords } from './open-record.js';
 import { pageOf } from './paging.js';
 
 /** How rows compare under each sort key: the text each column shows. */
@@ -56,14 +54,38 @@ function selectRows(
   });
 }
 
-/** The evaluated records stored with an evaluation run's summary. */
-function storedRecords(summary: unknown): EvalRecord[] {
-  const records = (summary as { records?: unknown } | null)?.records;
-  return Array.isArray(records) ? (records as EvalRecord[]) : [];
+/** An evaluation run as its pages read it: its summary without the records, and a row per record. */
+interface ParsedEvaluation {
+  evaluation: EvaluationResponse['evaluation'];
+  rows: EvaluationTraceRow[];
+}
+
+/**
+ * The evaluation runs parsed lately, by id (a run is never changed once stored): paging through a
+ * run of many thousand records parses its summary once, not on every page.
+ */
+const PARSED_KEPT = 4;
+
+function parseEvaluation(
+  evaluation: NonNullable<ReturnType<Repository['getEvaluation']>>,
+): ParsedEvaluation {
+  const rows = storedRecords(evaluation.summary).map((record, index): EvaluationTraceRow => ({
+    index,
+    file: record.file,
+    subset: record.subset,
+    method: record.method,
+    useGroundTruth: record.useGroundTruth,
+    predicted: { agent: record.predicted.agent, step: record.predicted.step },
+    label: record.label,
+    correct: labelMatch(record.predicted, record.label),
+  }));
+  // The summary is sent without its records: the page reads them a page at a time.
+  const { records: _records, ...summary } = evaluation.summary as { records?: unknown };
+  return { evaluation: { ...evaluation, summary } as EvaluationResponse['evaluation'], rows };
 }
 
 /** The routes, mounted at /api/evaluations. */
-export function evaluationRoutes(repository: Repository): Hono {
+export function evaluationRoutes(repository: Repository, jobs: JobPool): Hono {
   const api = new Hono();
 
   api.get('/', (context) => {
@@ -71,26 +93,21 @@ export function evaluationRoutes(repository: Repository): Hono {
     return context.json({ evaluations: items, ...page } satisfies EvaluationsResponse);
   });
 
+  const parsed = new Map<string, ParsedEvaluation>();
   api.get('/:id', (context) => {
-    const evaluation = repository.getEvaluation(context.req.param('id'));
-    if (!evaluation)
-      throw new HTTPException(404, { message: `no evaluation ${context.req.param('id')}` });
+    const id = context.req.param('id');
+    let found = parsed.get(id);
+    if (!found) {
+      const evaluation = repository.getEvaluation(id);
+      if (!evaluation) throw new HTTPException(404, { message: `no evaluation ${id}` });
+      found = parseEvaluation(evaluation);
+      parsed.set(id, found);
+      if (parsed.size > PARSED_KEPT) parsed.delete(parsed.keys().next().value!);
+    }
     const { limit, offset } = pageBounds(pageOf(context));
-    const rows = storedRecords(evaluation.summary).map((record, index): EvaluationTraceRow => ({
-      index,
-      file: record.file,
-      subset: record.subset,
-      method: record.method,
-      useGroundTruth: record.useGroundTruth,
-      predicted: { agent: record.predicted.agent, step: record.predicted.step },
-      label: record.label,
-      correct: labelMatch(record.predicted, record.label),
-    }));
-    const selected = selectRows(rows, context.req.query());
-    // The summary is sent without its records: the page reads them a page at a time.
-    const { records: _records, ...summary } = evaluation.summary as { records?: unknown };
+    const selected = selectRows(found.rows, context.req.query());
     return context.json({
-      evaluation: { ...evaluation, summary } as EvaluationResponse['evaluation'],
+      evaluation: found.evaluation,
       traces: selected.slice(offset, offset + limit),
       total: selected.length,
       limit,
@@ -98,67 +115,14 @@ export function evaluationRoutes(repository: Repository): Hono {
     } satisfies EvaluationResponse);
   });
 
-  // Opens one evaluated trace as an analysis: the trace is read again from its file (evaluations
-  // keep results, not traces) and stored with the evaluation's verdict.
+  // Opens one evaluated trace as an analysis (a job: the trace is read from its file).
   api.post('/:id/records/:index/open', async (context) => {
-    const id = context.req.param('id');
-    const evaluation = repository.getEvaluation(id);
-    const index = Number(context.req.param('index'));
-    const record = storedRecords(evaluation?.summary)[index];
-    if (!evaluation || !record)
-      throw new HTTPException(404, {
-        message: `no record ${context.req.param('index')} in evaluation ${id}`,
-      });
-    const traces = await loadTraces(record.file).catch((error: unknown) => {
-      throw new HTTPException(404, {
-        message: `${error instanceof Error ? error.message : String(error)} (the evaluation keeps results, not traces)`,
-      });
+    const { status, answer } = await jobs.run<'open-record'>({
+      kind: 'open-record',
+      evaluationId: context.req.param('id'),
+      index: Number(context.req.param('index')),
     });
-    const trace = traces.find((item) => item.id === record.id) ?? traces[0]!;
-    const { id: traceId } = repository.saveTrace(trace, basename(record.file));
-    const labels = repository.getLabels(traceId);
-    // Opened before: the same analysis again.
-    const opened = repository.findOpenedRecord(traceId, {
-      evaluation: id,
-      record: index,
-      method: record.method,
-    });
-    if (opened)
-      return context.json({
-        analysis: opened,
-        match: labelMatch(opened.result, labels),
-      } satisfies AnalysisResponse);
-    const { predicted } = record;
-    const result: Attribution = {
-      agent: predicted.agent,
-      step: predicted.step,
-      reason: predicted.reason,
-      method: record.method,
-      ...(predicted.confidence !== undefined ? { confidence: predicted.confidence } : {}),
-      ...(predicted.agentConfidence !== undefined
-        ? { agentConfidence: predicted.agentConfidence }
-        : {}),
-      ...(predicted.warnings ? { warnings: predicted.warnings } : {}),
-      usage: record.usage,
-    };
-    const analysis = repository.saveAnalysis(
-      traceId,
-      {
-        method: record.method,
-        useGroundTruth: record.useGroundTruth,
-        evaluation: id,
-        record: index,
-      },
-      result,
-      record.milliseconds,
-    );
-    return context.json(
-      {
-        analysis: { ...analysis, traceName: basename(record.file) },
-        match: labelMatch(result, labels),
-      } satisfies AnalysisResponse,
-      201,
-    );
+    return context.json(answer satisfies AnalysisResponse, status);
   });
 
   return api;

@@ -1,8 +1,9 @@
 /**
- * The server's heavy work as jobs: importing an upload, analysing a stored trace, and storing a run
- * received as spans (src/live/). A job reads
- * and writes the database itself and returns only the small answer, so it can run in a worker
- * thread (job-pool.ts) without a large trace ever crossing to the thread that answers requests.
+ * The server's heavy work as jobs: importing an upload, analysing a stored trace, diffing two,
+ * storing a run received as spans (src/live/) or its outcome, opening an evaluated trace from its
+ * file, and the labelled traces' download. A job reads and writes the database itself and returns
+ * only its answer, so it can run in a worker thread (job-pool.ts) without a large trace being
+ * parsed on the thread that answers requests (the download crosses once, as the text it sends).
  */
 import { HTTPException } from 'hono/http-exception';
 import { performance } from 'node:perf_hooks';
@@ -16,6 +17,7 @@ import { markOutcome, type MarkedOutcome } from '../recording/outcome.js';
 import type { TraceOutcome } from '../trace/model.js';
 import type { AnalysisResponse, DiffResponse, UploadResponse } from './api-types.js';
 import { labelMatch } from './label-match.js';
+import { openRecord } from './open-record.js';
 
 /** What an analysis asks for, as the route has checked it. */
 export interface AnalysisJobRequest {
@@ -35,7 +37,9 @@ export type Job =
   | { kind: 'analyse'; traceId: string; request: AnalysisJobRequest }
   | { kind: 'diff'; failedId: string; passedId: string }
   | { kind: 'live-run'; traceId: string; document: OtlpDocument; failed: boolean }
-  | { kind: 'outcome'; runId: string; outcome: TraceOutcome; attribute?: boolean };
+  | { kind: 'outcome'; runId: string; outcome: TraceOutcome; attribute?: boolean }
+  | { kind: 'open-record'; evaluationId: string; index: number }
+  | { kind: 'labels' };
 
 /** What each kind of job answers. */
 export interface JobResults {
@@ -44,6 +48,9 @@ export interface JobResults {
   diff: DiffResponse;
   'live-run': StoredLiveRun;
   outcome: MarkedOutcome;
+  'open-record': { status: 200 | 201; answer: AnalysisResponse };
+  /** Every labelled trace, as the JSON text of one array. */
+  labels: string;
 }
 
 /** Imports a file's bytes and stores every trace in it (JSON Lines: every readable line). */
@@ -131,5 +138,10 @@ export async function runJob(repository: Repository, job: Job): Promise<JobResul
       return markOutcome(repository.runs, repository, job.runId, job.outcome, {
         ...(job.attribute !== undefined ? { attribute: job.attribute } : {}),
       });
+    case 'open-record':
+      return openRecord(repository, job.evaluationId, job.index);
+    case 'labels':
+      // Built where the traces are parsed, so a large store never stalls the request thread.
+      return JSON.stringify(repository.labelledTraces());
   }
 }

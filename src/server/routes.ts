@@ -130,13 +130,15 @@ export function apiRoutes(repository: Repository, options: RouteOptions): Hono {
   });
 
   // Every labelled trace as one canonical JSON file: put it in a folder for `faultline train --data`.
-  api.get('/labels', (context) => {
+  api.get('/labels', async (context) => {
+    const body = await jobs.run<'labels'>({ kind: 'labels' });
     context.header('content-disposition', 'attachment; filename="faultline-labelled-traces.json"');
-    return context.json(repository.labelledTraces());
+    context.header('content-type', 'application/json');
+    return context.body(body);
   });
 
   api.route('/', analysisRoutes(repository, options));
-  api.route('/evaluations', evaluationRoutes(repository));
+  api.route('/evaluations', evaluationRoutes(repository, jobs));
   api.route('/runs', runRoutes(repository, jobs));
   api.route('/diff', diffRoutes(jobs));
 
