@@ -39,6 +39,16 @@ function keptRunsByTask(out: string): Map<string, Trace[]> {
 
 const percent = (value: number) => `${(value * 100).toFixed(1)}%`;
 
+/** Writes a file, or says plainly why it cannot. */
+async function writeOut(file: string, text: string): Promise<void> {
+  await writeFile(file, `${text}\n`).catch((error: unknown) => {
+    throw new UserError(
+      `${file}: cannot write it (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+      { cause: error },
+    );
+  });
+}
+
 /** The command's action. */
 async function runAdapt(flags: AdaptFlags, exit: (code: number) => void): Promise<void> {
   await campaignOf(flags);
@@ -54,10 +64,10 @@ async function runAdapt(flags: AdaptFlags, exit: (code: number) => void): Promis
   const { adapted, rows } = adaptAndMeasure(loadOfflineModel(), [...byTask.values()]);
   const runs = [...byTask.values()].reduce((sum, group) => sum + group.length, 0);
   const modelOut = flags.modelOut ?? join(flags.out, 'adapted-model.json');
-  await writeFile(modelOut, `${JSON.stringify(adapted, null, 1)}\n`);
-  await writeFile(
+  await writeOut(modelOut, JSON.stringify(adapted, null, 1));
+  await writeOut(
     join(flags.out, 'adaptation.json'),
-    `${JSON.stringify({ tasks: byTask.size, runs, rows }, null, 2)}\n`,
+    JSON.stringify({ tasks: byTask.size, runs, rows }, null, 2),
   );
   const before = rows.find((row) => row.method === SHIPPED_ROW)!;
   const after = rows.find((row) => row.method === ADAPTED_ROW)!;
@@ -75,20 +85,15 @@ async function runAdapt(flags: AdaptFlags, exit: (code: number) => void): Promis
   exit(0);
 }
 
-/** `faultline adapt`: the campaign's flags, the split, and where the adapted model goes. */
+/** `faultline adapt`: the campaign's flags and where the adapted model goes. */
 export function registerAdapt(program: Command, exit: (code: number) => void): void {
   addCampaignOptions(
     program
       .command('adapt')
       .description(
-        'inject faults into runs of your system, adapt the offline model to the failed runs of some tasks, and compare it with the shipped model and the baselines on the others',
+        "inject faults into runs of your system, adapt the offline model to the failed runs, and compare it with the shipped model and the baselines, each task's runs named by what learned from the other tasks' alone",
       ),
   )
-    .option(
-      '--held-out <share>',
-      'share of the tasks whose runs are kept for the comparison',
-      '0.3',
-    )
     .option('--model-out <file>', 'where the adapted model goes (default: DIR/adapted-model.json)')
     .action((flags: AdaptFlags) => runAdapt(flags, exit));
 }
