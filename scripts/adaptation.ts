@@ -8,7 +8,8 @@
  * - refit: retrained on the other systems plus the k runs counting --user-weight each
  *   (`train --base DIR...` with the base folders at hand);
  * - refit + prior: both;
- * - most often blamed: the agent the k runs blame most often, at its first step (the baseline).
+ * - most often blamed: the agent the k runs blame most often (every responsible agent counting), at
+ *   its first step (the baseline `faultline adapt` prints).
  *
  *   node --import tsx scripts/adaptation.ts ../shared/datasets/who-and-when ../shared/datasets/aegis
  */
@@ -16,8 +17,9 @@ import { createHash } from 'node:crypto';
 import { firstAgentStep } from '../src/attribution/first-agent.js';
 import { attributeWithModel } from '../src/attribution/offline/attribute/attributor.js';
 import type { OfflineModel } from '../src/attribution/offline/model/model-file.js';
-import { fitSystemLayer } from '../src/attribution/offline/train/system-layer.js';
+import { adaptModel } from '../src/attribution/offline/train/system-layer.js';
 import { trainModelFile } from '../src/attribution/offline/train/train-model-file.js';
+import { mostBlamed } from '../src/eval/adaptation.js';
 import { agentCorrect, stepCorrect } from '../src/eval/metrics.js';
 import { sameAgent } from '../src/trace/agents.js';
 import type { Trace } from '../src/trace/model.js';
@@ -38,20 +40,6 @@ const order = (trace: Trace, draw: number) =>
   createHash('sha256')
     .update(`${draw}:${trace.question ?? trace.id}`)
     .digest('hex');
-
-/** The agent the runs' labels name most often (the eval's baseline), ties by name. */
-function mostBlamed(runs: readonly Trace[]): string {
-  const counts = new Map<string, number>();
-  for (const run of runs) {
-    const agent = run.labels?.agent;
-    if (agent) counts.set(agent, (counts.get(agent) ?? 0) + 1);
-  }
-  return (
-    [...counts].sort(
-      (left, right) => right[1] - left[1] || left[0].localeCompare(right[0]),
-    )[0]?.[0] ?? ''
-  );
-}
 
 interface Tally {
   agent: number;
@@ -88,9 +76,9 @@ for (const system of systems) {
             parts: ['scorers'],
           });
       const layered = (model: OfflineModel): OfflineModel => {
-        const system = fitSystemLayer(model, added);
-        if (system && model === heldOut) chosen.push(system.weight);
-        return system ? { ...model, system } : model;
+        const adapted = adaptModel(model, added);
+        if (adapted.system && model === heldOut) chosen.push(adapted.system.weight);
+        return adapted;
       };
       const models: [Variant, OfflineModel][] = [
         ['held out', heldOut],
@@ -98,7 +86,7 @@ for (const system of systems) {
         ['refit', refit],
         ['refit + prior', layered(refit)],
       ];
-      const blamed = mostBlamed(added);
+      const blamed = mostBlamed(added) ?? '';
       for (const trace of own) {
         if (added.includes(trace) || questions.has(trace.question ?? trace.id)) continue;
         const results: [Variant, string | null, number | null][] = models.map(

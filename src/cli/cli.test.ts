@@ -361,6 +361,30 @@ describe('faultline command', () => {
     );
   });
 
+  it('adapts the shipped model with --base alone, refusing the flags that only a refit reads', async () => {
+    const mine = join(folder, 'mine-alone');
+    await run('mkdir', ['-p', mine]);
+    await run('cp', [join(FIXTURES, 'formats/aegis-flat.jsonl'), mine]);
+    const out = join(folder, 'alone.json');
+    const [adapted, refused] = await Promise.all([
+      faultline('train', '--data', mine, '--base', '--out', out),
+      faultline('train', '--data', mine, '--base', '--step-l2', '1', '--user-weight', '3'),
+    ]);
+    assert.equal(adapted.code, 0, adapted.stderr);
+    assert.match(adapted.stderr, /adapted to your system from 2 labelled runs/);
+    const model = JSON.parse(await readFile(out, 'utf8')) as {
+      system?: { runs: number };
+      training: { data: string[] };
+    };
+    assert.equal(model.system?.runs, 2);
+    assert.ok(model.training.data.some((data) => data.endsWith('mine-alone')));
+    assert.equal(refused.code, 2);
+    assert.match(
+      refused.stderr,
+      /--user-weight, --step-l2: --base alone adapts the shipped model without fitting it/,
+    );
+  });
+
   it('says plainly when the training data has no labels', async () => {
     const unlabelled = join(folder, 'unlabelled.json');
     await writeFile(

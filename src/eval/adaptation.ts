@@ -7,7 +7,7 @@
 import { firstAgentStep } from '../attribution/first-agent.js';
 import { attributeWithModel } from '../attribution/offline/attribute/attributor.js';
 import type { OfflineModel } from '../attribution/offline/model/model-file.js';
-import { fitSystemLayer } from '../attribution/offline/train/system-layer.js';
+import { adaptModel } from '../attribution/offline/train/system-layer.js';
 import { responsibleAgents, sameAgent } from '../trace/agents.js';
 import type { Trace } from '../trace/model.js';
 import { mostTalkativeSpeaker } from './baselines.js';
@@ -36,7 +36,7 @@ export const ADAPTED_ROW = 'offline (adapted)';
 export const MOST_BLAMED_ROW = 'most often blamed in the training runs';
 
 /** The agent the runs blame most often (every responsible agent counts), ties by name. */
-function mostBlamed(runs: readonly Trace[]): string | undefined {
+export function mostBlamed(runs: readonly Trace[]): string | undefined {
   const counts = new Map<string, number>();
   for (const run of runs)
     for (const agent of responsibleAgents(run)) {
@@ -84,8 +84,7 @@ function methodsOf(
   shipped: OfflineModel,
   training: readonly Trace[],
 ): [string, boolean, (trace: Trace) => { agent: string | null; step: number | null }][] {
-  const system = fitSystemLayer(shipped, training);
-  const adapted = system ? { ...shipped, system } : shipped;
+  const adapted = adaptModel(shipped, training);
   const blamed = mostBlamed(training) ?? '';
   const named = (model: OfflineModel) => (trace: Trace) => attributeWithModel(trace, model);
   return [
@@ -108,7 +107,11 @@ function methodsOf(
  * Adapts `shipped` to all the runs (the model to keep) and measures it, beside the shipped model and
  * the baselines, leaving each group of runs (a task's) out in turn.
  */
-export function adaptAndMeasure(shipped: OfflineModel, groups: readonly Trace[][]): Adaptation {
+export function adaptAndMeasure(
+  shipped: OfflineModel,
+  groups: readonly Trace[][],
+  data: readonly string[] = [],
+): Adaptation {
   const tallies = new Map<string, Tally & { baseline: boolean }>();
   groups.forEach((held, index) => {
     const training = groups.filter((_, other) => other !== index).flat();
@@ -120,9 +123,8 @@ export function adaptAndMeasure(shipped: OfflineModel, groups: readonly Trace[][
     }
   });
   const share = (count: number, of: number) => (of > 0 ? count / of : 0);
-  const system = fitSystemLayer(shipped, groups.flat());
   return {
-    adapted: system ? { ...shipped, system } : shipped,
+    adapted: adaptModel(shipped, groups.flat(), data),
     rows: [...tallies].map(([method, tally]) => ({
       method,
       baseline: tally.baseline,

@@ -15,7 +15,7 @@ import {
   type TrainSettings,
 } from '../attribution/offline/model/settings.js';
 import type { OfflineModel } from '../attribution/offline/model/model-file.js';
-import { fitSystemLayer } from '../attribution/offline/train/system-layer.js';
+import { adaptModel } from '../attribution/offline/train/system-layer.js';
 import { trainModelFile } from '../attribution/offline/train/train-model-file.js';
 import type { Attribution } from '../attribution/method.js';
 import { traceHash } from '../trace/hash.js';
@@ -63,12 +63,6 @@ export interface HeldOutPrediction {
   attribution: Attribution;
 }
 
-/** A model with the system layer learned from `runs` (itself where they teach none). */
-function adaptedModel(base: OfflineModel, runs: readonly Trace[]): OfflineModel {
-  const system = fitSystemLayer(base, runs);
-  return system ? { ...base, system } : base;
-}
-
 /** Held-out predictions for every trainable trace, once per seed. */
 function crossValidateOffline(
   traces: readonly Trace[],
@@ -103,7 +97,7 @@ function crossValidateOffline(
         const system = subsetOf(trace);
         let model = adapted.get(system);
         if (!model) {
-          model = adaptedModel(
+          model = adaptModel(
             options.adapt!,
             training.filter((run) => subsetOf(run) === system),
           );

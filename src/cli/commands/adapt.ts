@@ -17,21 +17,32 @@ interface AdaptFlags extends InjectFlags {
   modelOut?: string;
 }
 
-/** The kept runs of a campaign's folder, by task (read from plans/, as the campaign wrote them). */
-function keptRunsByTask(out: string): Map<string, Trace[]> {
+/** A JSON file the campaign wrote, or a one-line error naming it. */
+function readJson<Value>(file: string): Value {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as Value;
+  } catch (error) {
+    throw new UserError(
+      `${file}: cannot read it (${error instanceof SyntaxError ? 'not valid JSON' : ((error as NodeJS.ErrnoException).code ?? String(error))}); rerun the campaign into a fresh --out`,
+      { cause: error },
+    );
+  }
+}
+
+/**
+ * The kept runs of the campaign's folder for these tasks (a folder reused with other tasks keeps
+ * their plans too), by task, read from plans/ as the campaign wrote them.
+ */
+function keptRunsByTask(out: string, tasks: ReadonlySet<string>): Map<string, Trace[]> {
   const byTask = new Map<string, Trace[]>();
   const plans = join(out, 'plans');
   for (const name of readdirSync(plans)
     .filter((file) => file.endsWith('.json'))
     .sort()) {
-    const plan = JSON.parse(readFileSync(join(plans, name), 'utf8')) as {
-      id: string;
-      task: string;
-      kept: boolean;
-    };
+    const plan = readJson<{ id: string; task: string; kept: boolean }>(join(plans, name));
     const file = join(out, 'runs', `${plan.id}.json`);
-    if (!plan.kept || !existsSync(file)) continue;
-    const trace = { ...(JSON.parse(readFileSync(file, 'utf8')) as Trace), source: file };
+    if (!plan.kept || !tasks.has(plan.task) || !existsSync(file)) continue;
+    const trace = { ...readJson<Trace>(file), source: file };
     byTask.set(plan.task, [...(byTask.get(plan.task) ?? []), trace]);
   }
   return byTask;
@@ -52,7 +63,9 @@ async function writeOut(file: string, text: string): Promise<void> {
 /** The command's action. */
 async function runAdapt(flags: AdaptFlags, exit: (code: number) => void): Promise<void> {
   await campaignOf(flags);
-  const byTask = keptRunsByTask(flags.out);
+  const { readTasks } = await import('../../recording/inject/campaign.js');
+  const tasks = new Set(readTasks(flags.tasks).map((task) => task.id));
+  const byTask = keptRunsByTask(flags.out, tasks);
   if (byTask.size < 2)
     throw new UserError(
       `${flags.out}: adapt needs failed injected runs of at least two tasks (to learn from some and measure on another); ${byTask.size === 0 ? 'no run was kept' : 'only one task has kept runs'}: add tasks or --plans`,
@@ -61,7 +74,11 @@ async function runAdapt(flags: AdaptFlags, exit: (code: number) => void): Promis
     import('../../attribution/offline/attribute/attributor.js'),
     import('../../eval/adaptation.js'),
   ]);
-  const { adapted, rows } = adaptAndMeasure(loadOfflineModel(), [...byTask.values()]);
+  const { adapted, rows } = adaptAndMeasure(
+    loadOfflineModel(),
+    [...byTask.values()],
+    [join(flags.out, 'runs')],
+  );
   const runs = [...byTask.values()].reduce((sum, group) => sum + group.length, 0);
   const modelOut = flags.modelOut ?? join(flags.out, 'adapted-model.json');
   await writeOut(modelOut, JSON.stringify(adapted, null, 1));

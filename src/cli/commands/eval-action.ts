@@ -108,8 +108,12 @@ export async function runEvalCommand(
     methods.includes('offline') &&
     !methods.includes(ADAPTED_OFFLINE) &&
     traces.some(carriesInjection)
-  )
+  ) {
     methods.push(ADAPTED_OFFLINE);
+    process.stderr.write(
+      `these runs carry injected faults: ${ADAPTED_OFFLINE} (the offline model adapted to the other folds' runs of each system, as train --base does) is measured beside offline\n`,
+    );
+  }
   addDiverge(methods, traces);
   const runsMethods =
     labelled || (modeLabelled && methods.some((method) => namesModes(method, llm.prompts)));

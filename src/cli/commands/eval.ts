@@ -6,6 +6,7 @@ import type { Command } from 'commander';
 import { listMethods } from '../../attribution/registry.js';
 import {
   CROSS_VALIDATED_OFFLINE,
+  ADAPTED_OFFLINE,
   HELD_OUT_METHODS,
   LEAVE_ONE_SYSTEM_OUT,
 } from '../../eval/constants.js';
@@ -44,7 +45,9 @@ export function registerEval(program: Command, exit: (code: number) => void): vo
   addFoldOptions(addLlmOptions(command))
     .addHelpText(
       'after',
-      `\nExamples:\n  faultline eval ../shared/datasets/who-and-when --method ${CROSS_VALIDATED_OFFLINE},first-agent --both -o report.html report.md\n  faultline eval labelled-runs/ --method offline -o report.json\n\nThe offline model's training traces are left out of its evaluation (matched by content hash);\n${CROSS_VALIDATED_OFFLINE} scores it by cross-validation grouped by question instead (--folds, --seeds:\nthe same flags and figures as \`faultline train --cv\`), and ${LEAVE_ONE_SYSTEM_OUT} predicts each system\n(subset or folder) with a model trained on the others (as \`faultline train --loso\`).`,
+      `\nExamples:\n  faultline eval ../shared/datasets/who-and-when --method ${CROSS_VALIDATED_OFFLINE},first-agent --both -o report.html report.md\n  faultline eval labelled-runs/ --method offline -o report.json\n\nThe offline model's training traces are left out of its evaluation (matched by content hash);\n${CROSS_VALIDATED_OFFLINE} scores it by cross-validation grouped by question instead (--folds, --seeds:\nthe same flags and figures as \`faultline train --cv\`), and ${LEAVE_ONE_SYSTEM_OUT} predicts each system\n(subset or folder) with a model trained on the others (as \`faultline train --loso\`);
+${ADAPTED_OFFLINE} adapts the offline model to each system's runs in the other folds (as
+\`faultline train --base\` does), added by itself on runs with injected faults.`,
     )
     .action(async (paths: string[], flags: EvalFlags) => {
       const { runEvalCommand } = await import('./eval-action.js');

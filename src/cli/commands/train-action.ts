@@ -14,7 +14,7 @@ import {
   type TrainSettings,
 } from '../../attribution/offline/model/settings.js';
 import { MIN_MODE_RUNS, trainModelFile } from '../../attribution/offline/train/train-model-file.js';
-import { fitSystemLayer } from '../../attribution/offline/train/system-layer.js';
+import { adaptModel, fitSystemLayer } from '../../attribution/offline/train/system-layer.js';
 import type { OfflineModel } from '../../attribution/offline/model/model-file.js';
 import type { SystemLayer } from '../../attribution/offline/scores/agent-prior.js';
 import type { UnfamiliarStep } from '../../attribution/offline/model/settings.js';
@@ -32,7 +32,8 @@ import { foldPlanOf, type FoldFlags } from '../fold-options.js';
 
 export interface TrainFlags extends FoldFlags {
   data: string[];
-  out: string;
+  /** Where the model goes (default: outOf). */
+  out?: string;
   modesData?: string[];
   cv?: boolean;
   loso?: boolean;
@@ -170,6 +171,7 @@ export async function runTrainCommand(
       throw new UserError(
         '--cv and --loso refit the model; with --base alone it is adapted, not refitted: measure it with `faultline eval MY_RUNS --method offline,offline-adapted`',
       );
+    refuseFitFlags(flags);
     await adaptShippedModel(flags, exit);
     return;
   }
@@ -221,11 +223,11 @@ export async function runTrainCommand(
   const reused = modeRuns.runs.length < MIN_MODE_RUNS && model.modes !== undefined;
   // Adapting to a system: a prior over its agents' names on top of the refitted model.
   const system = base.length > 0 ? fitSystemLayer(model, own) : undefined;
-  await writeModel(flags.out, system ? { ...model, system } : model);
+  await writeModel(outOf(flags), system ? { ...model, system } : model);
   if (system) process.stderr.write(`${systemLine(system)}\n`);
   const withSteps = usable.filter(hasStepLabel).length;
   process.stderr.write(
-    `trained on ${usable.length} labelled traces${base.length > 0 ? ` (${base.length} base, ${own.length} yours counting ${userWeight}× each)` : ''}, ${withSteps} with a step label (${traces.length - own.length} without labels skipped); wrote ${flags.out}\n`,
+    `trained on ${usable.length} labelled traces${base.length > 0 ? ` (${base.length} base, ${own.length} yours counting ${userWeight}× each)` : ''}, ${withSteps} with a step label (${traces.length - own.length} without labels skipped); wrote ${outOf(flags)}\n`,
   );
   process.stderr.write(
     model.modes
@@ -269,6 +271,37 @@ function systemLine({ agentPrior, weight, runs }: SystemLayer): string {
     : `adapted to your system from ${runs} labelled runs: its agents' record (most often to blame: ${ranked.join(', ')}) weighs in at ${weight}, chosen by leaving each run out in turn`;
 }
 
+/** Where the model goes: --out, else an adapted model beside you, never over the shipped one. */
+function outOf(flags: TrainFlags): string {
+  return (
+    flags.out ?? (flags.base !== undefined ? 'adapted-model.json' : 'models/offline-model.json')
+  );
+}
+
+/** The flags that set how a model is fitted: `--base` alone fits nothing, so it refuses them. */
+function refuseFitFlags(flags: TrainFlags): void {
+  const defaults = DEFAULT_TRAIN_SETTINGS;
+  const set = [
+    flags.modesData && '--modes-data',
+    flags.userWeight !== '5' && '--user-weight',
+    flags.balanceSystems && '--balance-systems',
+    flags.dropFeatures && '--drop-features',
+    flags.stepL2 !== String(defaults.stepL2) && '--step-l2',
+    flags.agentL2 !== String(defaults.agentL2) && '--agent-l2',
+    flags.agentWeight !== String(defaults.agentWeight) && '--agent-weight',
+    flags.earliestShare !== String(defaults.earliestShare) && '--earliest-share',
+    flags.unfamiliarAgentWeight !== String(defaults.unfamiliarAgentWeight) &&
+      '--unfamiliar-agent-weight',
+    flags.unfamiliarStep !== defaults.unfamiliarStep && '--unfamiliar-step',
+    flags.unfamiliarRejectedShare !== String(defaults.unfamiliarRejectedShare) &&
+      '--unfamiliar-rejected-share',
+  ].filter((flag): flag is string => typeof flag === 'string');
+  if (set.length > 0)
+    throw new UserError(
+      `${set.join(', ')}: --base alone adapts the shipped model without fitting it, so ${set.length === 1 ? 'this flag does' : 'these flags do'} nothing; name base folders (--base DIR...) to refit, or leave ${set.length === 1 ? 'it' : 'them'} out`,
+    );
+}
+
 /**
  * `train --base` alone: the shipped model, as it is, adapted to the runs of --data (its system
  * layer). Needs nothing but the package: no base data is read and nothing is refitted.
@@ -283,20 +316,12 @@ async function adaptShippedModel(flags: TrainFlags, exit: (code: number) => void
     throw new UserError(
       `--base: need at least one labelled run of your system (naming the responsible agent); found none in ${shownPaths(flags.data)}${traces.length > 0 ? ` (${traces.length} without labels)` : ''}`,
     );
-  const shipped = loadOfflineModel();
-  const system = fitSystemLayer(shipped, own)!;
   const data = flags.data.map((path) => relative(process.cwd(), path) || '.');
-  await writeModel(flags.out, {
-    ...shipped,
-    system,
-    training: {
-      ...shipped.training,
-      traceHashes: [...shipped.training.traceHashes, ...own.map(traceHash)],
-      data: [...shipped.training.data, ...data],
-    },
-  });
+  const adapted = adaptModel(loadOfflineModel(), own, data);
+  const out = outOf(flags);
+  await writeModel(out, adapted);
   process.stderr.write(
-    `${systemLine(system)}\nthe shipped model's scorers, calibration and failure-mode classifiers are kept (\`--base DIR...\` refits them on those folders and your runs); wrote ${flags.out}\n`,
+    `${systemLine(adapted.system!)}\nthe shipped model's scorers, calibration and failure-mode classifiers are kept (\`--base DIR...\` refits them on those folders and your runs); wrote ${out}\n`,
   );
   exit(finishBatch(outcome));
 }

@@ -15,7 +15,10 @@ export function registerTrain(program: Command, exit: (code: number) => void): v
     .command('train')
     .description('train the offline model on labelled traces (reproduces the shipped model)')
     .requiredOption('-d, --data <folders...>', 'labelled trace files or folders (e.g. Who&When)')
-    .option('-o, --out <file>', 'where to write the model', 'models/offline-model.json')
+    .option(
+      '-o, --out <file>',
+      'where to write the model (default: models/offline-model.json; with --base, adapted-model.json)',
+    )
     .option(
       '--modes-data <folders...>',
       'runs labelled with MAST failure modes to train the mode classifier on (e.g. mad-mast, aegis); runs of --data with mode labels are used too',

@@ -85,11 +85,15 @@ const modelSchema = z.object({
    */
   system: z
     .object({
-      agentPrior: z.object({
-        names: z.array(z.string()),
-        rates: z.array(z.number().min(0).max(1)),
-        base: z.number().gt(0).max(1),
-      }),
+      agentPrior: z
+        .object({
+          names: z.array(z.string()),
+          rates: z.array(z.number().min(0).max(1)),
+          base: z.number().gt(0).max(1),
+        })
+        .refine((prior) => prior.names.length === prior.rates.length, {
+          message: 'a rate for each name',
+        }),
       weight: z.number().nonnegative(),
       runs: z.number().int().nonnegative(),
     })

@@ -7,6 +7,7 @@
  * largest cost the six held-out systems 2 points: docs/MODEL.md).
  */
 import { onTeam, responsibleAgents, sameAgent } from '../../../trace/agents.js';
+import { traceHash } from '../../../trace/hash.js';
 import type { Trace } from '../../../trace/model.js';
 import { attributeWithModel } from '../attribute/attributor.js';
 import type { OfflineModel } from '../model/model-file.js';
@@ -89,4 +90,29 @@ export function fitSystemLayer(
   const tied = weights.filter((_, index) => right[index] === best);
   const weight = tied[Math.floor((tied.length - 1) / 2)]!;
   return { agentPrior, weight, runs: labelled.length };
+}
+
+/**
+ * `model` adapted to labelled runs of one system: its system layer learned from them (any layer it
+ * had is dropped first), and the runs recorded as trained on (their content hashes, so evaluation
+ * leaves them out, and `data`, where they came from). Without a responsible agent in the runs, the
+ * model without a layer.
+ */
+export function adaptModel(
+  model: OfflineModel,
+  runs: readonly Trace[],
+  data: readonly string[] = [],
+): OfflineModel {
+  const { system: _system, ...base } = model;
+  const system = fitSystemLayer(base, runs);
+  if (!system) return base;
+  return {
+    ...base,
+    system,
+    training: {
+      ...base.training,
+      traceHashes: [...base.training.traceHashes, ...runs.map(traceHash)].sort(),
+      data: [...base.training.data, ...data],
+    },
+  };
 }
