@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { isLlmMethod, type LlmOptions } from '../attribution/llm/catalog.js';
 import { DEFAULT_MODEL_PATH } from '../attribution/offline/attribute/attributor.js';
 import type { FoldPlan } from '../attribution/offline/train/folds.js';
+import { SYSTEM_LAYER_VERSION } from '../attribution/offline/train/system-layer.js';
 import { ModelFileError } from '../errors.js';
 import { ADAPTED_OFFLINE, CROSS_VALIDATED_OFFLINE, PAPER_PROMPTS_TAG } from './constants.js';
 import { settingsFingerprint } from './result-store.js';
@@ -54,6 +55,7 @@ export function resultSettings(
     return settingsFingerprint({
       folds: plan.folds,
       model: modelFileHash(options.modelPath ?? DEFAULT_MODEL_PATH),
+      layer: SYSTEM_LAYER_VERSION,
     });
   return undefined;
 }

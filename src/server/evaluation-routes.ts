@@ -61,8 +61,9 @@ interface ParsedEvaluation {
 }
 
 /**
- * The evaluation runs parsed lately, by id (a run is never changed once stored): paging through a
- * run of many thousand records parses its summary once, not on every page.
+ * The evaluation runs parsed lately, by id: paging through a run of many thousand records parses
+ * its summary once, not on every page. The store only inserts evaluation runs (never changes or
+ * deletes one), which is what makes keeping them safe; a route that changes one must drop it here.
  */
 const PARSED_KEPT = 4;
 

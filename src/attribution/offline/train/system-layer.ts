@@ -13,6 +13,9 @@ import { attributeWithModel } from '../attribute/attributor.js';
 import type { OfflineModel } from '../model/model-file.js';
 import type { AgentPrior, SystemLayer } from '../scores/agent-prior.js';
 
+/** Bumped when how a layer is learned changes, so stored `offline-adapted` results are not reused. */
+export const SYSTEM_LAYER_VERSION = 1;
+
 /** Pseudo-runs at the base rate added to every name's count. */
 export const PRIOR_SMOOTHING = 2;
 
