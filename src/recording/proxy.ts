@@ -140,6 +140,18 @@ async function handle(
   });
 }
 
+/**
+ * The variables that point a system's model clients at a running proxy: the OpenAI SDKs, LiteLLM
+ * (CrewAI) and older OpenAI clients (which read OPENAI_API_BASE), and the Anthropic SDKs.
+ */
+export function clientEnvironment(proxyUrl: string): NodeJS.ProcessEnv {
+  return {
+    OPENAI_BASE_URL: `${proxyUrl}/v1`,
+    OPENAI_API_BASE: `${proxyUrl}/v1`,
+    ANTHROPIC_BASE_URL: proxyUrl,
+  };
+}
+
 /** Starts the proxy; resolves once it listens. */
 export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const host = options.host ?? '127.0.0.1';

@@ -13,7 +13,7 @@ import type { Trace, TraceOutcome } from '../trace/model.js';
 import type { Fix } from './fix.js';
 import { shownUpstream } from './forward.js';
 import { tidyRunId } from './identify.js';
-import { parseUpstream, startProxy } from './proxy.js';
+import { clientEnvironment, parseUpstream, startProxy } from './proxy.js';
 import { Recorder } from './recorder.js';
 import { recordingOf, type Recording } from './recording.js';
 import { ReplayResponder, type ReplayCounts } from './replay-responder.js';
@@ -169,10 +169,7 @@ export async function replay(options: ReplayOptions): Promise<ReplayResult> {
   });
   const environment: NodeJS.ProcessEnv = {
     ...process.env,
-    OPENAI_BASE_URL: `${proxy.url}/v1`,
-    // LiteLLM (CrewAI) and older OpenAI clients read OPENAI_API_BASE.
-    OPENAI_API_BASE: `${proxy.url}/v1`,
-    ANTHROPIC_BASE_URL: proxy.url,
+    ...clientEnvironment(proxy.url),
     FAULTLINE_REPLAY_RUN: runId,
   };
   let runExitCode: number | null;

@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Trace } from '../../trace/model.js';
 import { shownUpstream } from '../forward.js';
-import { startProxy } from '../proxy.js';
+import { clientEnvironment, startProxy } from '../proxy.js';
 import { Recorder } from '../recorder.js';
 import { runShell } from '../shell.js';
 import type { CampaignOptions } from './campaign.js';
@@ -79,9 +79,7 @@ export async function runOnce(
   });
   const environment: NodeJS.ProcessEnv = {
     ...process.env,
-    OPENAI_BASE_URL: `${proxy.url}/v1`,
-    OPENAI_API_BASE: `${proxy.url}/v1`,
-    ANTHROPIC_BASE_URL: proxy.url,
+    ...clientEnvironment(proxy.url),
     FAULTLINE_RUN: runId,
     FAULTLINE_TASK: task.json,
     FAULTLINE_TASK_ID: task.id,
