@@ -634,34 +634,46 @@ describe('faultline with a model provider', () => {
     const model = ['--model', 'openai-compatible:local', '--no-cache', '--prompts'];
     try {
       const env = { FAULTLINE_HOME: home };
-      const [attributed, evaluated, unknown, hybrid, offline] = await Promise.all([
-        faultlineWith(
-          env,
-          'attribute',
-          record,
-          '--method',
-          'binary-search',
-          ...model,
-          'paper',
-          '--base-url',
-          halves.baseUrl,
-          '--json',
-        ),
-        faultlineWith(
-          env,
-          'eval',
-          record,
-          '--method',
-          'step-by-step',
-          ...model,
-          'paper',
-          '--base-url',
-          verdicts.baseUrl,
-        ),
-        faultline('attribute', record, '--prompts', 'nonsense'),
-        faultline('attribute', record, '--method', 'hybrid', ...model, 'paper'),
-        faultline('attribute', record, '--prompts', 'paper'),
-      ]);
+      const [attributed, evaluated, unknown, hybrid, offline, evalHybrid, evalOffline] =
+        await Promise.all([
+          faultlineWith(
+            env,
+            'attribute',
+            record,
+            '--method',
+            'binary-search',
+            ...model,
+            'paper',
+            '--base-url',
+            halves.baseUrl,
+            '--json',
+          ),
+          faultlineWith(
+            env,
+            'eval',
+            record,
+            '--method',
+            'step-by-step',
+            ...model,
+            'paper',
+            '--base-url',
+            verdicts.baseUrl,
+          ),
+          faultline('attribute', record, '--prompts', 'nonsense'),
+          faultline('attribute', record, '--method', 'hybrid', ...model, 'paper'),
+          faultline('attribute', record, '--prompts', 'paper'),
+          faultline(
+            'eval',
+            record,
+            '--method',
+            'step-by-step,hybrid',
+            ...model,
+            'paper',
+            '--base-url',
+            'http://127.0.0.1:9/v1',
+          ),
+          faultline('eval', record, '--method', 'offline,first-agent', '--prompts', 'paper'),
+        ]);
       assert.equal(attributed.code, 0, attributed.stderr);
       const line = JSON.parse(attributed.stdout) as Record<string, unknown>;
       assert.deepEqual([line.step, line.prompts], [0, 'paper']);
@@ -685,6 +697,18 @@ describe('faultline with a model provider', () => {
       assert.match(
         offline.stderr,
         /^faultline: --prompts paper gives an LLM method .*--method offline sends none/,
+      );
+      // eval refuses the same, before any call: hybrid among its methods, or no LLM method.
+      assert.deepEqual(
+        [evalHybrid.code, evalHybrid.stdout],
+        [2, ''],
+        'eval refuses hybrid with paper prompts',
+      );
+      assert.match(evalHybrid.stderr, /^faultline: hybrid has no paper prompts: .*\n$/);
+      assert.equal(evalOffline.code, 2);
+      assert.match(
+        evalOffline.stderr,
+        /^faultline: --prompts paper gives LLM methods .*none of offline, first-agent sends any/,
       );
     } finally {
       await Promise.all([halves.close(), verdicts.close()]);
