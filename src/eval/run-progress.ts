@@ -2,7 +2,18 @@
 import { namesAnAgent } from '../trace/agents.js';
 import { agentCorrect, stepCorrect } from './metrics.js';
 import type { EvalRecord } from './result-store.js';
-import type { EvalProgress } from './run-types.js';
+
+/** Progress after each trace. */
+export interface EvalProgress {
+  method: string;
+  useGroundTruth: boolean;
+  done: number;
+  total: number;
+  agentAccuracy: number;
+  stepAccuracy: number;
+  costUsd: number;
+  resumed: number;
+}
 
 /** A method and setting's running tally; `report` adds a record to the run's records. */
 export class ProgressCounter {

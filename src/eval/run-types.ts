@@ -1,21 +1,11 @@
-/** The options, progress and run information of an evaluation (run-eval.ts). */
+/** The options and run information of an evaluation (run-eval.ts); its progress is run-progress.ts. */
 import type { LlmOptions } from '../attribution/llm/catalog.js';
 import type { FoldPlan } from '../attribution/offline/train/folds.js';
 import type { Trace } from '../trace/model.js';
 import type { EvalRecord, ResultStore } from './result-store.js';
-import type { ProgressCounter } from './run-progress.js';
+import type { EvalProgress, ProgressCounter } from './run-progress.js';
 
-/** Progress after each trace. */
-export interface EvalProgress {
-  method: string;
-  useGroundTruth: boolean;
-  done: number;
-  total: number;
-  agentAccuracy: number;
-  stepAccuracy: number;
-  costUsd: number;
-  resumed: number;
-}
+export type { EvalProgress } from './run-progress.js';
 
 /** What to evaluate. */
 export interface EvalOptions {

@@ -4,7 +4,7 @@
  */
 import type { z } from 'zod';
 import { TraceFormatError } from '../errors.js';
-import { MAX_JSON_DEPTH, nestsDeeperThan, pathTooDeep, TOO_DEEP } from './json-depth.js';
+import { formatPath, nestsDeeperThan } from './json-depth.js';
 import type { ToolCall, Trace } from './model.js';
 import type { RawInput } from './read-input.js';
 
@@ -31,16 +31,6 @@ export interface TraceFormat {
    * run alone; otherwise a file's lines are the events of its runs.
    */
   recordsAreRuns?: boolean;
-}
-
-/** Renders a zod issue path the way users read JSON: `history[3].content`. */
-export function formatPath(path: readonly PropertyKey[], prefix = ''): string {
-  let out = prefix;
-  for (const key of path) {
-    if (typeof key === 'number') out += `[${key}]`;
-    else out += out.length > 0 ? `.${String(key)}` : String(key);
-  }
-  return out.length > 0 ? out : '(top level)';
 }
 
 /** The field name importers give the records of a JSON Lines file, as if they were one list. */
@@ -105,23 +95,6 @@ export function validate<Schema extends z.ZodType>(
         ? `expected ${issue.expected}, found ${describeValue(found)}`
         : `${issue.message.replace(/^Invalid input: /, '')} (found ${describeValue(found)})`;
   throw new TraceFormatError(context.file, problem, { format: context.format, position });
-}
-
-/** Path components a position shows of a value nested too deep (the rest is `…`). */
-const SHOWN_PATH = 8;
-
-/**
- * Refuses a value that nests arrays and objects deeper than MAX_JSON_DEPTH (json-depth.ts) with a
- * TraceFormatError naming where: the first components of the path to it after `prefix`
- * (`history[1].content[0][0][0][0][0]…`).
- */
-export function refuseTooDeep(value: unknown, context: { file: string; prefix?: string }): void {
-  if (!nestsDeeperThan(value)) return;
-  const path = pathTooDeep(value, MAX_JSON_DEPTH);
-  const shown = formatPath(path.slice(0, SHOWN_PATH), context.prefix);
-  throw new TraceFormatError(context.file, TOO_DEEP, {
-    position: path.length > SHOWN_PATH ? `${shown}…` : shown,
-  });
 }
 
 /** True for a plain JSON object. */

@@ -8,6 +8,7 @@
  * refused with its position (JSON text inside a field is kept as text); within the limit every
  * recursive walk has stack to spare.
  */
+import { TraceFormatError } from '../errors.js';
 
 /**
  * Deepest nesting of arrays and objects read (the document itself is level 1). Real traces nest
@@ -86,3 +87,30 @@ export function pathTooDeep(value: unknown, limit = MAX_JSON_DEPTH): (string | n
 
 /** What a value nested too deep is told. */
 export const TOO_DEEP = `arrays and objects nest more than ${MAX_JSON_DEPTH} levels deep here, far deeper than real traces do (is the file generated or damaged?)`;
+
+/** Renders a zod issue path the way users read JSON: `history[3].content`. */
+export function formatPath(path: readonly PropertyKey[], prefix = ''): string {
+  let out = prefix;
+  for (const key of path) {
+    if (typeof key === 'number') out += `[${key}]`;
+    else out += out.length > 0 ? `.${String(key)}` : String(key);
+  }
+  return out.length > 0 ? out : '(top level)';
+}
+
+/** Path components a position shows of a value nested too deep (the rest is `…`). */
+const SHOWN_PATH = 8;
+
+/**
+ * Refuses a value that nests arrays and objects deeper than MAX_JSON_DEPTH with a
+ * TraceFormatError naming where: the first components of the path to it after `prefix`
+ * (`history[1].content[0][0][0][0][0]…`).
+ */
+export function refuseTooDeep(value: unknown, context: { file: string; prefix?: string }): void {
+  if (!nestsDeeperThan(value)) return;
+  const path = pathTooDeep(value, MAX_JSON_DEPTH);
+  const shown = formatPath(path.slice(0, SHOWN_PATH), context.prefix);
+  throw new TraceFormatError(context.file, TOO_DEEP, {
+    position: path.length > SHOWN_PATH ? `${shown}…` : shown,
+  });
+}

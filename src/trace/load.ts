@@ -11,10 +11,10 @@ import {
   isObject,
   recordNumber,
   recordPosition,
-  refuseTooDeep,
   type ImportContext,
   type TraceFormat,
 } from './format.js';
+import { refuseTooDeep } from './json-depth.js';
 import type { Trace } from './model.js';
 import {
   STDIN_NAME,

@@ -11,8 +11,7 @@ import { createRequire } from 'node:module';
 import { gunzipSync } from 'node:zlib';
 import type * as Jsonc from 'jsonc-parser';
 import { TraceFormatError } from '../errors.js';
-import { refuseTooDeep } from './format.js';
-import { MAX_JSON_DEPTH, TOO_DEEP } from './json-depth.js';
+import { MAX_JSON_DEPTH, refuseTooDeep, TOO_DEEP } from './json-depth.js';
 
 /** jsonc-parser, loaded on the first parse failure: reading valid files never needs it. */
 let jsonc: typeof Jsonc | undefined;

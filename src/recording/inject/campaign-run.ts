@@ -9,7 +9,7 @@ import { shownUpstream } from '../forward.js';
 import { clientEnvironment, startProxy } from '../proxy.js';
 import { Recorder } from '../recorder.js';
 import { runShell } from '../shell.js';
-import type { CampaignOptions } from './campaign.js';
+import type { CampaignOptions } from './campaign-options.js';
 import { fillCommand, type CampaignTask } from './campaign-tasks.js';
 import { PlanInjector } from './injector.js';
 import type { InjectionTarget } from './plan.js';

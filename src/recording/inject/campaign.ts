@@ -26,46 +26,15 @@ import type { Trace } from '../../trace/model.js';
 import { tidyRunId } from '../identify.js';
 import { parseUpstream } from '../proxy.js';
 import { samplePlans } from './campaign-plans.js';
+import type { CampaignOptions, CampaignProgress } from './campaign-options.js';
 import { runOnce, type CampaignFolders, type RunContext } from './campaign-run.js';
 import type { CampaignTask } from './campaign-tasks.js';
 import type { InjectionStatus } from './injector.js';
-import type { Manipulator } from './manipulator.js';
 import type { InjectionTarget } from './plan.js';
 
 export { samplePlans } from './campaign-plans.js';
 export { fillCommand, readTasks, type CampaignTask } from './campaign-tasks.js';
-
-/** Settings of a campaign. */
-export interface CampaignOptions {
-  run: string;
-  check: string;
-  tasks: CampaignTask[];
-  /** Plans per task. */
-  plans: number;
-  /** MAST codes plans are drawn from. */
-  modes: string[];
-  /** Operators plans may use (default: the modes' own, or the manipulator when there is one). */
-  operators?: string[];
-  out: string;
-  upstream: string;
-  anthropicUpstream?: string;
-  seed: number;
-  concurrency: number;
-  manipulator?: Manipulator;
-  /** Longest a run command, and a check, may take (default 5 minutes). */
-  timeoutMs?: number;
-  log?: (line: string) => void;
-  /** After each plan: how many are done of how many. */
-  onProgress?: (progress: CampaignProgress) => void;
-}
-
-/** Progress of a campaign. */
-export interface CampaignProgress {
-  done: number;
-  total: number;
-  kept: number;
-  discarded: number;
-}
+export type { CampaignOptions, CampaignProgress } from './campaign-options.js';
 
 /** Why a plan's run was not kept. */
 export type DiscardReason = 'still-passed' | 'not-reached' | Exclude<InjectionStatus, 'applied'>;

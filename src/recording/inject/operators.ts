@@ -6,45 +6,20 @@
  * (manipulator.ts) is the one operator that is not here: it needs a model call. The operators
  * themselves are reply-operators.ts and request-operators.ts; this module is their registry.
  */
-import type { WireName, ReplyContent, RequestView } from '../wire/types.js';
-import type { InjectionTarget, Strategy } from './plan.js';
+import type { Operator } from './operator-types.js';
+import type { Strategy } from './plan.js';
 import { replyOperators } from './reply-operators.js';
 import { requestOperators } from './request-operators.js';
 
 export { perturbLastNumber } from './reply-operators.js';
 export { instructionFor, withInstruction, withoutLastToolResult } from './request-operators.js';
-
-/** An earlier agent step of the run, for operators that copy one. */
-export interface EarlierReply {
-  agent: string;
-  reply: ReplyContent;
-}
-
-/** What an operator knows about the call it changes. */
-export interface OperatorContext {
-  target: InjectionTarget;
-  request: RequestView;
-  /** The run's earlier agent replies, oldest first. */
-  earlier: EarlierReply[];
-}
-
-/** Changes a reply; undefined when there is nothing to change. */
-export type ReplyOperator = (
-  reply: ReplyContent,
-  context: OperatorContext,
-) => ReplyContent | undefined;
-
-/** Changes a request body (parsed JSON) of a wire API; undefined when there is nothing to change. */
-export type RequestOperator = (
-  body: Record<string, unknown>,
-  api: WireName,
-  context: OperatorContext,
-) => Record<string, unknown> | undefined;
-
-/** One operator. */
-export type Operator =
-  | { strategy: 'response-corruption'; description: string; apply: ReplyOperator }
-  | { strategy: 'prompt-injection'; description: string; apply: RequestOperator };
+export type {
+  EarlierReply,
+  Operator,
+  OperatorContext,
+  ReplyOperator,
+  RequestOperator,
+} from './operator-types.js';
 
 /** The manipulator model's name in plans. */
 export const MANIPULATOR = 'manipulator';

@@ -5,7 +5,7 @@
 import { sameAgent } from '../../trace/agents.js';
 import type { ToolCall } from '../../trace/model.js';
 import { asObject } from '../wire/types.js';
-import type { ReplyOperator } from './operators.js';
+import type { ReplyOperator } from './operator-types.js';
 
 const LAST_NUMBER = /(-?\d+(?:\.\d+)?)(?!.*\d)/s;
 

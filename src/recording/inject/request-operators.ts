@@ -4,7 +4,7 @@
  */
 import { mastMode } from '../../trace/mast.js';
 import { asArray, asObject, type WireName } from '../wire/types.js';
-import type { RequestOperator } from './operators.js';
+import type { RequestOperator } from './operator-types.js';
 import type { InjectionTarget } from './plan.js';
 
 /** The instruction `instruction` adds for each mode when the plan gives none (after Aegis). */
