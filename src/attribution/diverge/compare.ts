@@ -3,7 +3,7 @@
  * and the line of each step that shows it.
  */
 import type { Aspect } from './types.js';
-import type { StepSubstance } from './substance.js';
+import type { StepFacts, StepSubstance } from './substance.js';
 
 /** Longest quote, as the offline method's evidence quotes. */
 const QUOTE_LENGTH = 160;
@@ -127,9 +127,100 @@ function missingLines(failed: readonly string[], passed: readonly string[]): str
   return passed.filter((line) => !own.has(line.trim()));
 }
 
+/** A step with its facts read, as compared. */
+type Compared = StepSubstance & StepFacts;
+
+/** The differences found so far, and the first line of each step quoted for them. */
+interface Found {
+  aspects: Aspect[];
+  details: string[];
+  failedQuote: string | undefined;
+  passedQuote: string | undefined;
+}
+
+/** Notes an aspect that differs, how, and (where none is quoted yet) the lines that show it. */
+function note(
+  found: Found,
+  aspect: Aspect,
+  detail: string | undefined,
+  quotes?: [failed: string | undefined, passed: string | undefined],
+): void {
+  found.aspects.push(aspect);
+  if (detail !== undefined) found.details.push(detail);
+  if (quotes) {
+    found.failedQuote ??= quotes[0];
+    found.passedQuote ??= quotes[1];
+  }
+}
+
+/** Tool calls, figures and code: what one step has that the other lacks. */
+function setDifferences(failed: Compared, passed: Compared, found: Found): void {
+  if (!sameSet(failed.calls, passed.calls)) {
+    const added = without(failed.calls, passed.calls);
+    const dropped = without(passed.calls, failed.calls);
+    note(
+      found,
+      'tool calls',
+      added.length > 0 && dropped.length > 0
+        ? `a tool call changed: ${listed(added)} where the passing run calls ${listed(dropped)}`
+        : added.length > 0
+          ? `a tool call the passing run does not make: ${listed(added)}`
+          : `the passing run's tool call is not made: ${listed(dropped)}`,
+      [
+        added.length > 0 ? quoteLine(added[0]!) : '(no tool call)',
+        dropped.length > 0 ? quoteLine(dropped[0]!) : '(no tool call)',
+      ],
+    );
+  }
+  if (!sameSet(failed.numbers, passed.numbers)) {
+    const added = without(failed.numbers, passed.numbers);
+    const dropped = without(passed.numbers, failed.numbers);
+    note(
+      found,
+      'numbers',
+      added.length > 0 && dropped.length > 0
+        ? `a figure changed: ${listed(added)} where the passing run has ${listed(dropped)}`
+        : added.length > 0
+          ? `a figure the passing run does not give: ${listed(added)}`
+          : `a figure of the passing run is missing: ${listed(dropped)}`,
+      [lineWith(failed.lines, added), lineWith(passed.lines, dropped)],
+    );
+  }
+  if (!sameSet(failed.code, passed.code)) {
+    const added = without(failed.code, passed.code);
+    const dropped = without(passed.code, failed.code);
+    note(found, 'code', 'the code differs', [
+      added.length > 0 ? quoteLine(added[0]!) : undefined,
+      dropped.length > 0 ? quoteLine(dropped[0]!) : undefined,
+    ]);
+  }
+}
+
+/**
+ * Where nothing else differs: a step cut short (all its lines the passing step's, some missing),
+ * or one that says something else (few words in common).
+ */
+function contentDifference(failed: Compared, passed: Compared, found: Found): void {
+  const missing = missingLines(failed.lines, passed.lines);
+  if (missing.length > 0) {
+    note(
+      found,
+      'content',
+      `it stops short: ${missing.length} of the passing step's ${passed.lines.length} lines ${missing.length === 1 ? 'is' : 'are'} missing`,
+      [quoteLine(failed.lines.at(-1) ?? ''), quoteLine(missing[0]!)],
+    );
+  } else if (
+    failed.role === passed.role &&
+    failed.words.length >= CONTENT_WORDS &&
+    passed.words.length >= CONTENT_WORDS &&
+    wordSimilarity(failed.words, passed.words) < OTHER_CONTENT
+  ) {
+    note(found, 'content', 'it says something else');
+  }
+}
+
 /** How a failed step differs in substance from the passing step aligned with it (none: empty). */
 export function compareSteps(failedStep: StepSubstance, passedStep: StepSubstance): StepDifference {
-  const aspects: Aspect[] = [];
   // Steps alike in text, calls and recorded error agree in everything else too.
   if (
     failedStep.text === passedStep.text &&
@@ -138,95 +229,33 @@ export function compareSteps(failedStep: StepSubstance, passedStep: StepSubstanc
     failedStep.error === passedStep.error &&
     sameSet(failedStep.calls, passedStep.calls)
   )
-    return { aspects, detail: '', failed: '', passed: '' };
-  const failed = { ...failedStep, ...failedStep.facts() };
-  const passed = { ...passedStep, ...passedStep.facts() };
-  const details: string[] = [];
-  let failedQuote: string | undefined;
-  let passedQuote: string | undefined;
-  const quote = (failedLine: string | undefined, passedLine: string | undefined) => {
-    failedQuote ??= failedLine;
-    passedQuote ??= passedLine;
-  };
+    return { aspects: [], detail: '', failed: '', passed: '' };
+  const failed: Compared = { ...failedStep, ...failedStep.facts() };
+  const passed: Compared = { ...passedStep, ...passedStep.facts() };
+  const found: Found = { aspects: [], details: [], failedQuote: undefined, passedQuote: undefined };
 
-  if (failed.agent !== passed.agent || failed.role !== passed.role) {
-    aspects.push('agent');
-    details.push('another agent speaks here');
-  }
-  if (!sameSet(failed.calls, passed.calls)) {
-    aspects.push('tool calls');
-    const added = without(failed.calls, passed.calls);
-    const dropped = without(passed.calls, failed.calls);
-    details.push(
-      added.length > 0 && dropped.length > 0
-        ? `a tool call changed: ${listed(added)} where the passing run calls ${listed(dropped)}`
-        : added.length > 0
-          ? `a tool call the passing run does not make: ${listed(added)}`
-          : `the passing run's tool call is not made: ${listed(dropped)}`,
-    );
-    quote(
-      added.length > 0 ? quoteLine(added[0]!) : '(no tool call)',
-      dropped.length > 0 ? quoteLine(dropped[0]!) : '(no tool call)',
-    );
-  }
-  if (!sameSet(failed.numbers, passed.numbers)) {
-    aspects.push('numbers');
-    const added = without(failed.numbers, passed.numbers);
-    const dropped = without(passed.numbers, failed.numbers);
-    details.push(
-      added.length > 0 && dropped.length > 0
-        ? `a figure changed: ${listed(added)} where the passing run has ${listed(dropped)}`
-        : added.length > 0
-          ? `a figure the passing run does not give: ${listed(added)}`
-          : `a figure of the passing run is missing: ${listed(dropped)}`,
-    );
-    quote(lineWith(failed.lines, added), lineWith(passed.lines, dropped));
-  }
-  if (!sameSet(failed.code, passed.code)) {
-    aspects.push('code');
-    details.push('the code differs');
-    const added = without(failed.code, passed.code);
-    const dropped = without(passed.code, failed.code);
-    quote(
-      added.length > 0 ? quoteLine(added[0]!) : undefined,
-      dropped.length > 0 ? quoteLine(dropped[0]!) : undefined,
-    );
-  }
+  if (failed.agent !== passed.agent || failed.role !== passed.role)
+    note(found, 'agent', 'another agent speaks here');
+  setDifferences(failed, passed, found);
   const decision = decisionDetails(failed, passed);
   if (decision.length > 0) {
-    aspects.push('decision');
-    details.push(...decision);
+    note(found, 'decision', undefined);
+    found.details.push(...decision);
   }
   if (failed.error !== passed.error) {
-    aspects.push('error');
-    details.push(
+    note(
+      found,
+      'error',
       failed.error
         ? 'it records an error the passing run does not'
         : 'the passing run records an error here',
     );
   }
-  const missing = missingLines(failed.lines, passed.lines);
-  if (aspects.length === 0 && missing.length > 0) {
-    aspects.push('content');
-    details.push(
-      `it stops short: ${missing.length} of the passing step's ${passed.lines.length} lines ${missing.length === 1 ? 'is' : 'are'} missing`,
-    );
-    quote(quoteLine(failed.lines.at(-1) ?? ''), quoteLine(missing[0]!));
-  }
-  if (
-    aspects.length === 0 &&
-    failed.role === passed.role &&
-    failed.words.length >= CONTENT_WORDS &&
-    passed.words.length >= CONTENT_WORDS &&
-    wordSimilarity(failed.words, passed.words) < OTHER_CONTENT
-  ) {
-    aspects.push('content');
-    details.push('it says something else');
-  }
+  if (found.aspects.length === 0) contentDifference(failed, passed, found);
   return {
-    aspects,
-    detail: details.join('; '),
-    failed: failedQuote ?? firstOwnLine(failed.lines, passed.lines),
-    passed: passedQuote ?? firstOwnLine(passed.lines, failed.lines),
+    aspects: found.aspects,
+    detail: found.details.join('; '),
+    failed: found.failedQuote ?? firstOwnLine(failed.lines, passed.lines),
+    passed: found.passedQuote ?? firstOwnLine(passed.lines, failed.lines),
   };
 }
