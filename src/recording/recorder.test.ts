@@ -23,6 +23,12 @@ test('an idle run is let go of and continued from its file, numbering its calls 
     call(first, 'A', 'one');
     recorder.changed('r1');
     await new Promise((resolve) => setTimeout(resolve, 150));
+    const written = JSON.parse(readFileSync(join(folder, 'r1.json'), 'utf8')) as Trace;
+    assert.deepEqual(
+      written.steps.map((step) => step.content),
+      ['one'],
+      'the run is written as it goes, before the recorder closes',
+    );
     const builder = await recorder.run('r1');
     assert.notEqual(builder, first, 'let go of while idle');
     assert.equal(builder.steps, 1, 'continued from the file');

@@ -20,7 +20,7 @@ import { startProxy } from './proxy.js';
 import { Recorder } from './recorder.js';
 import { recordingOf } from './recording.js';
 import { replay } from './replay.js';
-import { candidateSteps, verify } from './verify.js';
+import { candidateSteps, describeVerification, verify } from './verify.js';
 
 const exec = promisify(execFile);
 const TSX = `"${process.execPath}" --import tsx`;
@@ -157,14 +157,20 @@ describe('replay', () => {
 
   test('a fix at an irrelevant step does not flip it', async () => {
     const plan = recorded.trace.steps[0]!.content;
+    const seen = join(recorded.home, 'run-environment.txt');
     const result = await replay({
       ...recorded.settings(),
+      // The run command also notes the base URLs it was given.
+      run: `printf '%s\\n%s\\n' "$OPENAI_BASE_URL" "$ANTHROPIC_BASE_URL" > "${seen}" && ${recorded.runCommand()}`,
       trace: recorded.trace,
       step: 0,
       fix: { text: plan },
     });
     assert.equal(result.flipped, false);
     assert.equal(result.passed, false);
+    const [openai, anthropic] = readFileSync(seen, 'utf8').split('\n');
+    assert.match(openai!, /^http:\/\/127\.0\.0\.1:\d+\/v1$/, 'OPENAI_BASE_URL, with /v1');
+    assert.equal(anthropic, openai!.replace(/\/v1$/, ''), 'ANTHROPIC_BASE_URL, the same proxy');
   });
 
   test('a run that diverges from the recording gets a clear error', async () => {
@@ -218,6 +224,44 @@ describe('replay', () => {
     assert.deepEqual([output.step, output.agent, output.flipped], [1, 'coder', true]);
     assert.match(output.run, /team-1-replay-1-[0-9a-f]+\.json$/);
   });
+
+  test('the command has a model write the fix with --fix-model', async () => {
+    const { stdout } = await exec(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        join(ROOT, 'src/cli/index.ts'),
+        'replay',
+        recorded.file,
+        '--step',
+        '1',
+        '--fix-model',
+        'openai:scripted',
+        '--fix-base-url',
+        recorded.model.baseUrl,
+        '--run',
+        recorded.runCommand(),
+        '--check',
+        recorded.checkCommand,
+        '--upstream',
+        recorded.model.baseUrl,
+      ],
+      { env: { ...process.env, FAULTLINE_HOME: recorded.home, OPENAI_API_KEY: 'scripted' } },
+    );
+    const output = JSON.parse(stdout) as {
+      step: number;
+      agent: string;
+      flipped: boolean;
+      fix: { toolCalls?: { name: string }[] };
+    };
+    assert.deepEqual([output.step, output.agent, output.flipped], [1, 'coder', true]);
+    assert.deepEqual(
+      output.fix.toolCalls?.map((call) => call.name),
+      ['run_code'],
+      'the fix the model wrote',
+    );
+  });
 });
 
 describe('verify', () => {
@@ -249,11 +293,15 @@ describe('verify', () => {
   });
 
   test('reports "none flipped" when no candidate within the budget flips', async () => {
+    // The decisive step is the second candidate, but --budget 1 stops before it.
     const attribution = {
       ...(await getMethod('offline').attribute(recorded.trace)),
       step: 4,
       agent: 'reviewer',
-      candidates: [{ step: 4, agent: 'reviewer', score: 0.9 }],
+      candidates: [
+        { step: 4, agent: 'reviewer', score: 0.9 },
+        { step: 1, agent: 'coder', score: 0.5 },
+      ],
     };
     const fixWriter = createModelClient({
       model: 'openai:scripted',
@@ -266,10 +314,19 @@ describe('verify', () => {
       trace: recorded.trace,
       attribution,
       fixWriter,
-      top: 1,
+      top: 2,
+      budget: 1,
     });
     assert.equal(found.verified, null);
     assert.equal(found.replays, 1);
+    assert.deepEqual(
+      found.attempts.map((attempt) => attempt.step),
+      [4],
+    );
+    assert.equal(
+      describeVerification(found),
+      'not verified: no flip in 1 replay of the top 2 candidate steps (the budget ran out; 1 not tried)',
+    );
   });
 
   test('the command marks the verified step, stores it as the label and on the page', async () => {
@@ -302,8 +359,17 @@ describe('verify', () => {
       step: number;
       agent: string;
       verified: { step: number; replays: number };
+      replays: number;
+      summary: string;
     };
     assert.deepEqual([output.step, output.agent, output.verified.step], [1, 'coder', 1]);
+    assert.equal(output.replays, output.verified.replays);
+    assert.match(
+      output.summary,
+      new RegExp(
+        `^verified: step 1 \\(coder\\) is decisive: .* \\(${output.replays} replays? used; `,
+      ),
+    );
     const labelled = JSON.parse(readFileSync(recorded.file, 'utf8')) as Trace;
     assert.deepEqual([labelled.labels?.agent, labelled.labels?.step], ['coder', 1]);
     const repository = new Repository(recorded.db);

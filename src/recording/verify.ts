@@ -147,3 +147,19 @@ export async function verify(options: VerifyOptions): Promise<Verification> {
   }
   return { verified: null, attempts, replays, candidates: candidates.length };
 }
+
+const times = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
+
+/**
+ * What verifying found, in one line: the verified step and the replays it took, or that none of
+ * the K candidates flipped; when the budget ran out before all K were replayed, how many were.
+ */
+export function describeVerification(found: Verification): string {
+  const verified = found.verified;
+  const used = `${times(found.replays, 'replay')} used`;
+  if (verified)
+    return `verified: step ${verified.step} (${verified.agent}) is decisive: fixing it flipped the outcome (${used}; replayed run ${verified.run})`;
+  if (found.replays < found.candidates)
+    return `not verified: no flip in ${times(found.replays, 'replay')} of the top ${times(found.candidates, 'candidate step')} (the budget ran out; ${found.candidates - found.replays} not tried)`;
+  return `not verified: none of ${times(found.candidates, 'candidate step')} flipped the outcome (${used})`;
+}

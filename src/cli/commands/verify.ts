@@ -65,7 +65,7 @@ Examples:
       const log = progress('verify');
       const setUp = await replaySetUp(flags, log);
       try {
-        const [{ verify }, { getMethod }] = await Promise.all([
+        const [{ verify, describeVerification }, { getMethod }] = await Promise.all([
           import('../../recording/verify.js'),
           import('../../attribution/registry.js'),
         ]);
@@ -98,7 +98,7 @@ Examples:
             step: verified.step,
             reason: `verified by counterfactual replay (${verified.run})`,
           });
-        printVerification(path, trace, result, found, flags);
+        printVerification(path, trace, result, found, describeVerification(found), flags);
       } finally {
         setUp.close();
       }
@@ -161,12 +161,10 @@ function printVerification(
   trace: Trace,
   result: Attribution,
   found: Verification,
+  summary: string,
   flags: VerifyFlags,
 ): void {
   const verified = found.verified;
-  const summary = verified
-    ? `verified: step ${verified.step} (${verified.agent}) is decisive: fixing it flipped the outcome (${found.replays} replay${found.replays === 1 ? '' : 's'} used; replayed run ${verified.run})`
-    : `not verified: none of ${found.candidates} candidate step${found.candidates === 1 ? '' : 's'} flipped the outcome (${found.replays} replay${found.replays === 1 ? '' : 's'} used)`;
   if (flags.json)
     process.stdout.write(
       `${JSON.stringify({
