@@ -6,9 +6,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { describeError } from '../errors.js';
 import {
-  decodedBody,
   keptHeaders,
-  pipeReply,
   sendUpstream,
   transportReason,
   upstreamHeaders,
@@ -18,11 +16,11 @@ import { headerValue } from './guard.js';
 import { AGENT_HEADER, identifyAgent, RUN_HEADER } from './identify.js';
 import { sendJson } from './proxy-http.js';
 import { injectReply } from './proxy-inject.js';
-import { addsLogprobs, pipeStripped, withLogprobs } from './proxy-logprobs.js';
+import { addsLogprobs, withLogprobs } from './proxy-logprobs.js';
+import { pipeAndRead } from './proxy-reply.js';
 import type { Answer, ProxiedCall, ProxyContext } from './proxy-types.js';
-import type { RecordedResponse } from './recording.js';
 import type { CallHandle, RunBuilder } from './run-builder.js';
-import type { ReplyView, RequestView, WireApi } from './wire/types.js';
+import type { RequestView, WireApi } from './wire/types.js';
 
 /** How a call ended, as its run records it. */
 type CallEnd = Parameters<RunBuilder['finish']>[1];
@@ -111,83 +109,6 @@ function sendAnswer(response: ServerResponse, api: WireApi, answer: Answer, open
     },
     answer.status,
   );
-}
-
-/** The reply's texts as passing it through gave them: what is recorded, and what is read. */
-interface PassedReply {
-  /** What the client got, as the recording keeps it. */
-  recorded: string;
-  /** What the upstream sent, decoded: read for the step (the same text unless stripped). */
-  read: string;
-  truncated: boolean;
-  /** A transport failure (pipeReply's). */
-  error?: string;
-  /** Why the body could not be decoded. */
-  readError?: string;
-}
-
-/** Pipes the reply to the client as it came; the body decoded for the recording. */
-async function passThrough(
-  context: ProxyContext,
-  reply: IncomingMessage,
-  response: ServerResponse,
-): Promise<PassedReply> {
-  const piped = await pipeReply(reply, response, context.recordLimit);
-  const common = { truncated: piped.truncated, ...(piped.error ? { error: piped.error } : {}) };
-  try {
-    const text = piped.truncated
-      ? piped.body.toString('utf8')
-      : decodedBody(piped.body, headerValue(reply.headers['content-encoding']));
-    return { recorded: text, read: text, ...common };
-  } catch (error) {
-    return { recorded: '', read: '', ...common, readError: describeError(error) };
-  }
-}
-
-/**
- * Pipes the upstream's reply to the client (without the log probabilities the proxy asked for,
- * when `strip`); returns what the recording keeps of it.
- */
-async function pipeAndRead(
-  context: ProxyContext,
-  api: WireApi,
-  reply: IncomingMessage,
-  response: ServerResponse,
-  strip: boolean,
-): Promise<Pick<CallEnd, 'response' | 'reply' | 'error'>> {
-  const status = reply.statusCode ?? 502;
-  let passed: PassedReply;
-  if (strip) {
-    const { clientText, upstreamText, ...rest } = await pipeStripped(
-      reply,
-      response,
-      context.recordLimit,
-    );
-    passed = { recorded: clientText, read: upstreamText, ...rest };
-  } else passed = await passThrough(context, reply, response);
-  let readError = passed.readError;
-  const streamed = (reply.headers['content-type'] ?? '').includes('event-stream');
-  let readReply: ReplyView | undefined;
-  if (!readError && passed.read.length > 0 && !passed.truncated) {
-    try {
-      readReply = api.readReply(passed.read, streamed);
-    } catch (error) {
-      readError = `the reply body could not be read (${describeError(error).slice(0, 200)})`;
-    }
-  } else if (!readError && passed.read.length === 0 && !passed.error)
-    readError = 'the reply body was empty';
-  const recorded: RecordedResponse = {
-    status,
-    headers: keptHeaders(reply.headers),
-    body: passed.recorded,
-    ...(passed.truncated ? { truncated: true } : {}),
-  };
-  const error = passed.error ?? readError;
-  return {
-    response: recorded,
-    ...(readReply ? { reply: readReply } : {}),
-    ...(error ? { error } : {}),
-  };
 }
 
 /** Statuses with which an upstream refuses a request it cannot serve as asked (a parameter). */

@@ -6,8 +6,8 @@
  * replay, a responder may answer a call itself (from the recording, or with a fix) instead.
  *
  * It listens on 127.0.0.1 by default; guard.ts decides who may use it (no other site's page).
- * A recorded call is proxy-call.ts (with response corruption in proxy-inject.ts); the settings and
- * the interfaces of what plugs in are proxy-types.ts.
+ * A recorded call is proxy-call.ts (its reply passed through in proxy-reply.ts, response corruption
+ * in proxy-inject.ts); the settings and the interfaces of what plugs in are proxy-types.ts.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
