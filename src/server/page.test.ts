@@ -15,6 +15,9 @@ import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { browserUnavailable, launchBrowser, screenshot } from '../../test/browser.js';
 import { FIXTURES, ROOT } from '../../test/paths.js';
+import type { Attribution } from '../attribution/method.js';
+import { openDatabase } from '../store/database.js';
+import { Repository } from '../store/repository.js';
 import { DEFAULT_WEB_ROOT } from './app.js';
 import { startServer } from './serve.js';
 
@@ -252,6 +255,56 @@ describe('web page in Chromium', { skip }, () => {
       (await page.locator('#result').textContent()) ?? '',
       /The log records this run as a success/,
     );
+    await page.close();
+  });
+
+  it('marks a verdict faultline verify proved by replay', async () => {
+    const example = JSON.parse(readFileSync(HC_6, 'utf8')) as { history: { content: string }[] };
+    example.history[0]!.content += ' (a verified run)';
+    const uploaded = await fetch(new URL('/api/traces?name=verified-run.json', server.state.url), {
+      method: 'POST',
+      body: JSON.stringify(example),
+      headers: { 'content-type': 'application/octet-stream' },
+    });
+    assert.equal(uploaded.status, 201);
+    const [trace] = ((await uploaded.json()) as { traces: { id: string }[] }).traces;
+    const analysed = await fetch(new URL(`/api/traces/${trace!.id}/analyses`, server.state.url), {
+      method: 'POST',
+      body: JSON.stringify({ method: 'offline' }),
+      headers: { 'content-type': 'application/json' },
+    });
+    assert.equal(analysed.status, 201);
+    const offline = ((await analysed.json()) as { analysis: { id: string; result: Attribution } })
+      .analysis;
+    const result = offline.result;
+    // What `faultline verify` stores beside the trace (src/cli/commands/verify.ts).
+    const db = openDatabase(join(home, 'faultline.db'));
+    let verifiedId: string;
+    try {
+      verifiedId = new Repository(db).saveAnalysis(
+        trace!.id,
+        { method: 'offline', verify: { top: 3, budget: 3, replays: 2 } },
+        {
+          ...result,
+          verified: { step: result.step!, agent: result.agent!, replays: 2, run: 'r-replay.json' },
+        },
+        1,
+      ).id;
+    } finally {
+      db.close();
+    }
+    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    await page.goto(new URL(`/analyses/${verifiedId}`, server.state.url).href);
+    const badge = page.locator('#result .badge.verified');
+    await badge.waitFor();
+    assert.equal(
+      await badge.textContent(),
+      `✓ Verified by replay: with step ${result.step} (${result.agent}) fixed, the run passed its check (2 replays).`,
+    );
+    // The plain offline verdict of the same trace has no such mark.
+    await page.goto(new URL(`/analyses/${offline.id}`, server.state.url).href);
+    await page.locator('article.step.blamed').waitFor();
+    assert.equal(await page.locator('#result .badge.verified').count(), 0);
     await page.close();
   });
 
