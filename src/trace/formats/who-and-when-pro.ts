@@ -22,7 +22,7 @@
  * - `is_correct` (or `success`): the outcome; without it a run labelled with a failure is one.
  *
  * Modes of a named agent become its faults (as AEGIS writes injected faults); modes without an
- * agent are the run's modes.
+ * agent are the run's modes. The labels are read in who-and-when-pro-labels.ts.
  */
 import { z } from 'zod';
 import { TraceFormatError } from '../../errors.js';
@@ -38,17 +38,13 @@ import {
   type ImportContext,
   type TraceFormat,
 } from '../format.js';
-import { MAST_MODES, mastCode } from '../mast.js';
-import type { StepRole, Trace, TraceLabels } from '../model.js';
+import type { StepRole, Trace } from '../model.js';
 import type { RawInput } from '../read-input.js';
 import { callsText } from '../step-text.js';
 import { requireSteps } from '../chat-messages.js';
+import { labelFields, labelsOf, numberOf, stepNumber, text } from './who-and-when-pro-labels.js';
 
 const NAME = 'who-and-when-pro';
-
-const text = z.string().nullish();
-const stepNumber = z.union([z.number(), z.string()]).nullish();
-const names = z.union([z.string(), z.array(z.string())]).nullish();
 
 const entrySchema = z.object({
   step: stepNumber,
@@ -62,19 +58,6 @@ const entrySchema = z.object({
   action: z.unknown().optional(),
   tool_calls: z.array(z.unknown()).nullish(),
   timestamp: z.union([z.string(), z.number()]).nullish(),
-});
-
-const groundTruthSchema = z.object({
-  agent: names,
-  mistake_agent: names,
-  step: stepNumber,
-  mistake_step: stepNumber,
-  mode: names,
-  modes: names,
-  failure_mode: names,
-  failure_modes: names,
-  reason: text,
-  mistake_reason: text,
 });
 
 const recordSchema = z.object({
@@ -95,16 +78,12 @@ const recordSchema = z.object({
     ])
     .nullish(),
   question: text,
-  ground_truth: groundTruthSchema.nullish(),
-  mistake_agent: names,
-  mistake_step: stepNumber,
-  mistake_reason: text,
+  ...labelFields,
   is_correct: z.boolean().nullish(),
   success: z.boolean().nullish(),
   trajectory: z.array(z.unknown()),
 });
 type Entry = z.infer<typeof entrySchema>;
-type Run = z.infer<typeof recordSchema>;
 
 /**
  * A Pro record: a trajectory with Pro's labels or run fields, and not AEGIS's flat layout (whose
@@ -125,35 +104,6 @@ function recordsOf(input: RawInput): unknown[] | undefined {
   if (input.kind !== 'json') return undefined;
   if (Array.isArray(input.value)) return input.value.length > 0 ? input.value : undefined;
   return [input.value];
-}
-
-const listOf = (value: string | string[] | null | undefined): string[] =>
-  (value === null || value === undefined ? [] : Array.isArray(value) ? value : [value])
-    .map((item) => item.trim())
-    .filter(Boolean);
-
-/** Letters and digits alone, lower case: how a mode's name is matched (`Task derailment`). */
-const bare = (name: string) => name.toLowerCase().replace(/[^a-z0-9]+/g, '');
-const CODE_BY_NAME = new Map(MAST_MODES.map((mode) => [bare(mode.name), mode.code]));
-
-/**
- * A mode's MAST code, written as a code (`FM-2.3`, `2.3`), a name (`Task derailment`) or both
- * (`FM-2.3 Task derailment`); any other text is kept as written.
- */
-function modeCode(written: string): string {
-  const leading = /^(?:FM[-_ ]?)?(\d\.\d)\b/i.exec(written)?.[1];
-  return (
-    mastCode(written) ??
-    (leading !== undefined ? mastCode(leading) : undefined) ??
-    CODE_BY_NAME.get(bare(written)) ??
-    written
-  );
-}
-
-/** A step number written as a number or as numeric text; undefined otherwise. */
-function numberOf(value: string | number | null | undefined): number | undefined {
-  const number = typeof value === 'string' && /^\s*-?\d+\s*$/.test(value) ? Number(value) : value;
-  return typeof number === 'number' && Number.isInteger(number) ? number : undefined;
 }
 
 /** A role the entry's `role` field sets, where the speaker is the role itself or a tool. */
@@ -195,40 +145,6 @@ function stepOf(
   return number === undefined ? { step } : { step, number };
 }
 
-/** Where a record writes its label step: the field's position and the value written there. */
-function writtenStep(run: Run): { field: string; value: string | number } | undefined {
-  const truth = run.ground_truth;
-  const fields: [string, string | number | null | undefined][] = [
-    ['ground_truth.step', truth?.step],
-    ['ground_truth.mistake_step', truth?.mistake_step],
-    ['mistake_step', run.mistake_step],
-  ];
-  const found = fields.find(([, value]) => value !== null && value !== undefined);
-  return found ? { field: found[0], value: found[1]! } : undefined;
-}
-
-/**
- * The label step as an index into the steps: the entry carrying that `step` number, else the
- * number as a 0-based index; undefined when the record labels no step.
- */
-function labelStep(
-  run: Run,
-  read: readonly { number?: number }[],
-  where: { file: string; at: (field: string) => string },
-): number | undefined {
-  const written = writtenStep(run);
-  if (!written) return undefined;
-  const number = numberOf(written.value);
-  const byNumber = read.findIndex((entry) => entry.number !== undefined && entry.number === number);
-  const index = byNumber >= 0 ? byNumber : number;
-  if (index !== undefined && index >= 0 && index < read.length) return index;
-  throw new TraceFormatError(
-    where.file,
-    `the labelled step ${JSON.stringify(written.value)} is no step of the trajectory: no entry carries that \`step\`, and it is no index of its ${read.length} entries (counted from 0)`,
-    { format: NAME, position: where.at(written.field) },
-  );
-}
-
 function traceOf(record: unknown, context: ImportContext, position: string, id: string): Trace {
   const where = { file: context.file, format: NAME, prefix: position };
   const run = validate(recordSchema, record, where);
@@ -239,26 +155,7 @@ function traceOf(record: unknown, context: ImportContext, position: string, id: 
   );
   const steps = read.map((entry) => entry.step);
 
-  const truth = run.ground_truth;
-  const agents = listOf(truth?.agent ?? truth?.mistake_agent ?? run.mistake_agent);
-  const modes = [
-    ...listOf(truth?.mode),
-    ...listOf(truth?.modes),
-    ...listOf(truth?.failure_mode),
-    ...listOf(truth?.failure_modes),
-  ].map(modeCode);
-  const step = labelStep(run, read, { file: context.file, at });
-  const reason = truth?.reason ?? truth?.mistake_reason ?? run.mistake_reason;
-  const labels: TraceLabels = {
-    // `agents` is for several responsible agents; one is `agent`, as Who&When labels it.
-    ...(agents.length === 1 ? { agent: agents[0] } : agents.length > 1 ? { agents } : {}),
-    ...(step !== undefined ? { step } : {}),
-    ...(reason ? { reason } : {}),
-    ...(modes.length > 0 && agents.length > 0
-      ? { faults: agents.flatMap((agent) => modes.map((mode) => ({ agent, mode }))) }
-      : {}),
-    ...(modes.length > 0 && agents.length === 0 ? { modes } : {}),
-  };
+  const labels = labelsOf(run, read, { file: context.file, at });
   const labelled = Object.keys(labels).length > 0;
 
   const task = run.task;
