@@ -113,6 +113,16 @@ export function transportReason(error: unknown): string {
   return code && !error.message.includes(code) ? `${code}: ${error.message}` : error.message;
 }
 
+/**
+ * True when the upstream took the request and closed the connection without replying (`socket hang
+ * up`, a reset), as opposed to one that could not be reached at all (refused, no such host): the
+ * proxy then drops its client's connection too, as a direct call would have seen.
+ */
+export function droppedBeforeReply(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return code === 'ECONNRESET' || code === 'EPIPE';
+}
+
 /** Sends a request upstream; resolves with the reply once its headers have come. */
 export function sendUpstream(
   target: URL,

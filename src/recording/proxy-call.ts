@@ -8,6 +8,7 @@ import { describeError } from '../errors.js';
 import {
   keptHeaders,
   sendUpstream,
+  droppedBeforeReply,
   transportReason,
   upstreamHeaders,
   upstreamUrl,
@@ -156,15 +157,20 @@ async function forwardCall(
       reply = await send(false);
     }
   } catch (error) {
-    const message = `faultline proxy: the upstream ${base.origin} could not be reached (${transportReason(error)})`;
-    sendJson(response, 502, api.errorBody(message, 'upstream_unreachable'));
+    const dropped = droppedBeforeReply(error);
+    const message = dropped
+      ? `faultline proxy: the upstream ${base.origin} dropped the connection before replying (${transportReason(error)})`
+      : `faultline proxy: the upstream ${base.origin} could not be reached (${transportReason(error)})`;
+    // A dropped connection is dropped for the client too; one never made is a 502 it can read.
+    if (dropped) response.destroy();
+    else sendJson(response, 502, api.errorBody(message, 'upstream_unreachable'));
     finish(
       {
         error: message,
         durationMs: performance.now() - started,
         ...(answeredBy ? { answeredBy } : {}),
       },
-      502,
+      dropped ? 'dropped' : 502,
     );
     return;
   }

@@ -425,7 +425,7 @@ describe('upstream errors reach the client unchanged and are recorded', () => {
       '429': /HTTP 429 \(Retry-After: 7\): Rate limit reached/,
       '500': /HTTP 500: The server had an error/,
       malformed: /reply body could not be read/,
-      'dropped before the reply': /could not be reached/,
+      'dropped before the reply': /dropped the connection before replying/,
       'dropped mid-stream': /upstream connection dropped after \d+ bytes/,
     };
     for (const name of Object.keys(failures)) {
@@ -435,17 +435,9 @@ describe('upstream errors reach the client unchanged and are recorded', () => {
       const viaProxy = rawRequest(`${harness.proxy.url}/v1/chat/completions`, { headers, body });
       const direct = rawRequest(`${harness.upstream.baseUrl}/chat/completions`, { headers, body });
       if (name.startsWith('dropped')) {
+        // Dropped before or during the reply, the client's connection is dropped as a direct one.
         await assert.rejects(direct, /socket hang up|ECONNRESET|aborted/);
-        if (name === 'dropped mid-stream')
-          await assert.rejects(viaProxy, /socket hang up|ECONNRESET|aborted/);
-        else {
-          const answer = await viaProxy;
-          assert.equal(answer.status, 502);
-          assert.match(
-            (JSON.parse(answer.body) as { error: { message: string } }).error.message,
-            /could not be reached/,
-          );
-        }
+        await assert.rejects(viaProxy, /socket hang up|ECONNRESET|aborted/);
         continue;
       }
       const [proxied, straight] = await Promise.all([viaProxy, direct]);
@@ -473,6 +465,26 @@ describe('upstream errors reach the client unchanged and are recorded', () => {
     );
     assert.equal(steps.at(-1)!.error, undefined);
     assert.equal(steps.at(-1)!.content, 'fine');
+  });
+
+  test('an upstream that cannot be reached is a 502 the client can read, and recorded', async () => {
+    // A port nothing listens on: the connection is refused, never made.
+    const closed = createServer();
+    await new Promise<void>((done) => closed.listen(0, '127.0.0.1', done));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((done) => closed.close(() => done()));
+    harness = await startHarness(undefined, { upstream: `http://127.0.0.1:${port}` });
+    const answer = await rawRequest(`${harness.proxy.url}/v1/chat/completions`, {
+      headers: { 'content-type': 'application/json', 'x-faultline-run': 'unreachable' },
+      body: chatBody('hello'),
+    });
+    assert.equal(answer.status, 502);
+    assert.match(
+      (JSON.parse(answer.body) as { error: { message: string } }).error.message,
+      /could not be reached \(connect ECONNREFUSED/,
+    );
+    await settled(harness);
+    assert.match(runFile(harness, 'unreachable').steps[0]!.error ?? '', /could not be reached/);
   });
 
   test('a call the proxy fails on itself ends with an error step and releases its run', async () => {

@@ -17,6 +17,7 @@ import {
   pipeReply,
   sendUpstream,
   shownUpstream,
+  droppedBeforeReply,
   transportReason,
   upstreamHeaders,
   upstreamUrl,
@@ -79,6 +80,10 @@ async function forwardOnly(
   try {
     reply = await sent.reply;
   } catch (error) {
+    if (droppedBeforeReply(error)) {
+      response.destroy();
+      return;
+    }
     sendJson(response, 502, {
       error: {
         message: `faultline proxy: the upstream ${base.origin} could not be reached (${transportReason(error)})`,
