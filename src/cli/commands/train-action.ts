@@ -6,18 +6,12 @@ import { writeFile } from 'node:fs/promises';
 import { relative } from 'node:path';
 import { hasStepLabel, isLabelled } from '../../attribution/offline/features/inputs.js';
 import { loadOfflineModel } from '../../attribution/offline/attribute/attributor.js';
-import { AGENT_FEATURE_NAMES } from '../../attribution/offline/features/agent-features.js';
-import { FEATURE_NAMES } from '../../attribution/offline/features/feature-names.js';
 import { labelledModes } from '../../attribution/offline/modes/mode-model.js';
-import {
-  DEFAULT_TRAIN_SETTINGS,
-  type TrainSettings,
-} from '../../attribution/offline/model/settings.js';
+import type { TrainSettings } from '../../attribution/offline/model/settings.js';
 import { MIN_MODE_RUNS, trainModelFile } from '../../attribution/offline/train/train-model-file.js';
 import { adaptModel, fitSystemLayer } from '../../attribution/offline/train/system-layer.js';
 import type { OfflineModel } from '../../attribution/offline/model/model-file.js';
 import type { SystemLayer } from '../../attribution/offline/scores/agent-prior.js';
-import type { UnfamiliarStep } from '../../attribution/offline/model/settings.js';
 import { UserError } from '../../errors.js';
 import { crossValidationRecords } from '../../eval/cross-validate.js';
 import { foldCount, seedsOf, type FoldPlan } from '../../attribution/offline/train/folds.js';
@@ -27,44 +21,9 @@ import { traceHash } from '../../trace/hash.js';
 import { shownPaths } from '../../trace/load.js';
 import type { Trace } from '../../trace/model.js';
 import { forEachTrace, finishBatch, type BatchOutcome } from '../batch.js';
-import { nonNegativeNumber, share } from '../flag-values.js';
-import { foldPlanOf, type FoldFlags } from '../fold-options.js';
-
-export interface TrainFlags extends FoldFlags {
-  data: string[];
-  /** Where the model goes (default: outOf). */
-  out?: string;
-  modesData?: string[];
-  cv?: boolean;
-  loso?: boolean;
-  /** true: the shipped model's training data; folders: those. */
-  base?: true | string[];
-  userWeight: string;
-  balanceSystems?: boolean;
-  dropFeatures?: string;
-  stepL2: string;
-  agentL2: string;
-  agentWeight: string;
-  earliestShare: string;
-  unfamiliarAgentWeight: string;
-  unfamiliarStep: UnfamiliarStep;
-  unfamiliarRejectedShare: string;
-}
-
-/** The features named by `--drop-features`, each checked against the model's features. */
-function featureList(value: string): string[] {
-  const names = value
-    .split(',')
-    .map((name) => name.trim())
-    .filter(Boolean);
-  const known = new Set<string>([...FEATURE_NAMES, ...AGENT_FEATURE_NAMES]);
-  const unknown = names.filter((name) => !known.has(name));
-  if (unknown.length > 0)
-    throw new UserError(
-      `--drop-features: unknown feature${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}; the features are listed in models/offline-model.json (step.features, agent.features)`,
-    );
-  return names;
-}
+import { nonNegativeNumber } from '../flag-values.js';
+import { foldPlanOf } from '../fold-options.js';
+import { outOf, refuseFitFlags, settingsOf, type TrainFlags } from './train-flags.js';
 
 /**
  * The runs the failure-mode classifiers learn from: those of --modes-data and any others labelled
@@ -93,25 +52,6 @@ async function modeRunsOf(
     );
   const data = (flags.modesData ?? []).map((path) => relative(process.cwd(), path) || '.');
   return { runs: labelled, data, outcome };
-}
-
-/** The training settings the flags give, each checked. */
-function settingsOf(flags: TrainFlags): TrainSettings {
-  return {
-    ...DEFAULT_TRAIN_SETTINGS,
-    stepL2: nonNegativeNumber(flags.stepL2, '--step-l2'),
-    agentL2: nonNegativeNumber(flags.agentL2, '--agent-l2'),
-    agentWeight: nonNegativeNumber(flags.agentWeight, '--agent-weight'),
-    earliestShare: share(flags.earliestShare, '--earliest-share', { aboveZero: true }),
-    unfamiliarAgentWeight: nonNegativeNumber(
-      flags.unfamiliarAgentWeight,
-      '--unfamiliar-agent-weight',
-    ),
-    unfamiliarStep: flags.unfamiliarStep,
-    unfamiliarRejectedShare: share(flags.unfamiliarRejectedShare, '--unfamiliar-rejected-share'),
-    ...(flags.balanceSystems ? { balanceSystems: true } : {}),
-    ...(flags.dropFeatures ? { dropFeatures: featureList(flags.dropFeatures) } : {}),
-  };
 }
 
 /**
@@ -269,37 +209,6 @@ function systemLine({ agentPrior, weight, runs }: SystemLayer): string {
   return weight === 0
     ? `adapted to your system from ${runs} labelled runs: its agents' record (${ranked.join(', ')}) did not name more of them right, left out, so the log alone decides (weight 0)`
     : `adapted to your system from ${runs} labelled runs: its agents' record (most often to blame: ${ranked.join(', ')}) weighs in at ${weight}, chosen by leaving each run out in turn`;
-}
-
-/** Where the model goes: --out, else an adapted model beside you, never over the shipped one. */
-function outOf(flags: TrainFlags): string {
-  return (
-    flags.out ?? (flags.base !== undefined ? 'adapted-model.json' : 'models/offline-model.json')
-  );
-}
-
-/** The flags that set how a model is fitted: `--base` alone fits nothing, so it refuses them. */
-function refuseFitFlags(flags: TrainFlags): void {
-  const defaults = DEFAULT_TRAIN_SETTINGS;
-  const set = [
-    flags.modesData && '--modes-data',
-    flags.userWeight !== '5' && '--user-weight',
-    flags.balanceSystems && '--balance-systems',
-    flags.dropFeatures && '--drop-features',
-    flags.stepL2 !== String(defaults.stepL2) && '--step-l2',
-    flags.agentL2 !== String(defaults.agentL2) && '--agent-l2',
-    flags.agentWeight !== String(defaults.agentWeight) && '--agent-weight',
-    flags.earliestShare !== String(defaults.earliestShare) && '--earliest-share',
-    flags.unfamiliarAgentWeight !== String(defaults.unfamiliarAgentWeight) &&
-      '--unfamiliar-agent-weight',
-    flags.unfamiliarStep !== defaults.unfamiliarStep && '--unfamiliar-step',
-    flags.unfamiliarRejectedShare !== String(defaults.unfamiliarRejectedShare) &&
-      '--unfamiliar-rejected-share',
-  ].filter((flag): flag is string => typeof flag === 'string');
-  if (set.length > 0)
-    throw new UserError(
-      `${set.join(', ')}: --base alone adapts the shipped model without fitting it, so ${set.length === 1 ? 'this flag does' : 'these flags do'} nothing; name base folders (--base DIR...) to refit, or leave ${set.length === 1 ? 'it' : 'them'} out`,
-    );
 }
 
 /**

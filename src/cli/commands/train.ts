@@ -8,7 +8,7 @@ import {
   UNFAMILIAR_STEPS,
 } from '../../attribution/offline/model/settings.js';
 import { addFoldOptions } from '../fold-options.js';
-import type { TrainFlags } from './train-action.js';
+import type { TrainFlags } from './train-flags.js';
 
 export function registerTrain(program: Command, exit: (code: number) => void): void {
   const command = program
