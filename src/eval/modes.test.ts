@@ -11,7 +11,8 @@ import {
 } from '../attribution/offline/attribute/attributor.js';
 import { buildTrace } from '../trace/build-trace.js';
 import { loadTraces } from '../trace/load.js';
-import { evaluateModes, summariseModes, type ModePrediction } from './modes.js';
+import { summariseModes, type ModePrediction } from './mode-metrics.js';
+import { evaluateModes } from './modes.js';
 import { runEvaluation } from './run-eval.js';
 import { ResultStore } from './result-store.js';
 

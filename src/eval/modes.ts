@@ -3,7 +3,8 @@
  * intervals (traces resampled), and with injected-fault runs the (agent, mode) pairs as Aegis
  * scores them; each method next to the constant answer of the k most frequent training modes.
  * `offline` is the model file's classifier on runs it was not trained on; `offline-cv` trains one
- * per fold (folds grouped by task), so the shared data itself can be scored honestly.
+ * per fold (folds grouped by task), so the shared data itself can be scored honestly. The figures
+ * are computed in mode-metrics.ts.
  */
 import {
   attributeWithModel,
@@ -11,156 +12,24 @@ import {
 } from '../attribution/offline/attribute/attributor.js';
 import { isLabelled } from '../attribution/offline/features/inputs.js';
 import { labelledModes } from '../attribution/offline/modes/mode-model.js';
-import { addSetCounts, f1Of } from '../attribution/offline/modes/mode-training.js';
 import type { OfflineModel } from '../attribution/offline/model/model-file.js';
 import { assignFolds, foldsOf } from '../attribution/offline/train/folds.js';
 import { trainModelFile } from '../attribution/offline/train/train-model-file.js';
 import { canonicalAgentName } from '../trace/agents.js';
 import { traceHash } from '../trace/hash.js';
-import { MAST_MODES, mastCode, mastLabel } from '../trace/mast.js';
+import { mastCode } from '../trace/mast.js';
 import type { Trace } from '../trace/model.js';
 import { mostTalkativeSpeaker } from './baselines.js';
 import { CROSS_VALIDATED_OFFLINE } from './constants.js';
-import { seededRandom, type Estimate } from './metrics.js';
 import type { EvalRecord } from './result-store.js';
 import { methodLabel } from './method-label.js';
-
-/** One run's predicted and labelled modes (and agent-mode pairs, when the run labels faults). */
-export interface ModePrediction {
-  predicted: readonly string[];
-  labelled: readonly string[];
-  predictedPairs?: readonly string[];
-  labelledPairs?: readonly string[];
-}
-
-/** One mode's figures. */
-export interface ModeScore {
-  code: string;
-  label: string;
-  /** Runs labelled with the mode. */
-  support: number;
-  precision: number;
-  recall: number;
-  f1: number;
-}
-
-/** A method's (or baseline's) mode figures. */
-export interface ModeMethodSummary {
-  method: string;
-  traces: number;
-  micro: Estimate;
-  /** Mean F1 over the modes that some evaluated run is labelled with. */
-  macro: Estimate;
-  /** Micro-F1 over (agent, mode) pairs, on runs that label their faults per agent. */
-  pairs?: Estimate;
-  perMode: ModeScore[];
-}
+import { summariseModes, type ModeMethodSummary, type ModePrediction } from './mode-metrics.js';
 
 /** The failure-mode part of an evaluation report. */
 export interface ModesSummary {
   rows: ModeMethodSummary[];
   /** Runs left out of `offline` because its classifier was trained on them. */
   excludedTrainingTraces: number;
-}
-
-/** Micro-F1 of the runs at `indices`. */
-function microOf(
-  items: readonly ModePrediction[],
-  indices: readonly number[],
-  pairs = false,
-): number {
-  const counts = { hits: 0, falsePositives: 0, misses: 0 };
-  for (const index of indices) {
-    const item = items[index]!;
-    if (pairs) addSetCounts(item.predictedPairs ?? [], item.labelledPairs ?? [], counts);
-    else addSetCounts(item.predicted, item.labelled, counts);
-  }
-  return f1Of(counts);
-}
-
-/** Per-mode figures of the runs at `indices`. */
-function perModeOf(items: readonly ModePrediction[], indices: readonly number[]): ModeScore[] {
-  return MAST_MODES.map(({ code }) => {
-    const counts = { hits: 0, falsePositives: 0, misses: 0 };
-    for (const index of indices) {
-      const item = items[index]!;
-      addSetCounts(
-        item.predicted.filter((found) => found === code),
-        item.labelled.filter((found) => found === code),
-        counts,
-      );
-    }
-    const support = counts.hits + counts.misses;
-    return {
-      code,
-      label: mastLabel(code),
-      support,
-      precision:
-        counts.hits + counts.falsePositives === 0
-          ? 0
-          : counts.hits / (counts.hits + counts.falsePositives),
-      recall: support === 0 ? 0 : counts.hits / support,
-      f1: f1Of(counts),
-    };
-  });
-}
-
-function macroOf(items: readonly ModePrediction[], indices: readonly number[]): number {
-  const present = perModeOf(items, indices).filter((score) => score.support > 0);
-  return present.length === 0
-    ? 0
-    : present.reduce((sum, score) => sum + score.f1, 0) / present.length;
-}
-
-/** A statistic with its 95% percentile bootstrap interval, runs resampled (seeded). */
-function bootstrap(
-  count: number,
-  statistic: (indices: readonly number[]) => number,
-  resamples = 1000,
-): Estimate {
-  const all = Array.from({ length: count }, (_, index) => index);
-  const value = statistic(all);
-  if (count === 0) return { value: 0, low: 0, high: 0, n: 0 };
-  const random = seededRandom(20250501);
-  const values = new Float64Array(resamples);
-  for (let round = 0; round < resamples; round += 1) {
-    const drawn = all.map(() => Math.floor(random() * count));
-    values[round] = statistic(drawn);
-  }
-  values.sort();
-  return {
-    value,
-    low: values[Math.floor(0.025 * (resamples - 1))]!,
-    high: values[Math.ceil(0.975 * (resamples - 1))]!,
-    n: count,
-  };
-}
-
-/** The figures of one method's predictions. */
-export function summariseModes(
-  method: string,
-  items: readonly ModePrediction[],
-): ModeMethodSummary {
-  const all = items.map((_, index) => index);
-  const paired = items.flatMap((item, index) => (item.labelledPairs ? [index] : []));
-  return {
-    method,
-    traces: items.length,
-    micro: bootstrap(items.length, (indices) => microOf(items, indices)),
-    macro: bootstrap(items.length, (indices) => macroOf(items, indices)),
-    ...(paired.length > 0
-      ? {
-          pairs: bootstrap(paired.length, (indices) =>
-            microOf(
-              items,
-              indices.map((index) => paired[index]!),
-              true,
-            ),
-          ),
-        }
-      : {}),
-    perMode: perModeOf(items, all),
-  };
 }
 
 const pair = (agent: string, mode: string) => `${canonicalAgentName(agent).toLowerCase()}|${mode}`;
