@@ -5,7 +5,7 @@
  * timeout. Memory is bounded twice: a run past its span cap is dropped (with one clear log line,
  * and its later spans too), and when the buffer as a whole holds its cap an export is refused so
  * the exporter retries later. Nothing here parses conventions: a completed run leaves as the OTLP/
- * JSON document its spans came in, for the importers (build-run.ts).
+ * JSON document its spans came in, for the importers (store-run.ts).
  */
 
 /** An OTLP/JSON export as far as the buffer reads it. */
