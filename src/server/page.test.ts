@@ -416,6 +416,16 @@ describe('web page in Chromium', { skip }, () => {
     const focused = page.locator('article.step.focused');
     assert.equal(await focused.getAttribute('data-step'), String(verdict));
     assert.ok(await focused.isVisible());
+    // The steps come a chunk at a time; filtering as soon as the run opens builds the rest first.
+    const traceId = await inPage<string>(
+      page,
+      `fetch('/api' + location.pathname).then((answer) => answer.json()).then((body) => body.analysis.traceId)`,
+    );
+    await page.goto(`${server.state.url}traces/${traceId}`);
+    await page.locator('article.step').first().waitFor();
+    await page.selectOption('#agent-filter', 'Agent_3');
+    assert.equal(await page.locator('article.step').count(), 2000);
+    assert.equal(await page.locator('article.step:not([hidden])').count(), 500);
     await page.close();
   });
 

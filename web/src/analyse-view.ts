@@ -112,7 +112,7 @@ function renderPanel(actions: AnalyseActions): void {
 /** Brings `step` into view and makes it the reader's position; the verdict keeps its mark. */
 export function openStep(step: number): void {
   if (!current) return;
-  if (agentFilter.value && current.view.nodes.get(step)?.dataset.agent !== agentFilter.value) {
+  if (agentFilter.value && current.view.node(step)?.dataset.agent !== agentFilter.value) {
     agentFilter.value = '';
     applyFilter();
   }
@@ -127,7 +127,7 @@ function highlightEvidence(): void {
   if (!open || !result) return setHighlight('evidence', []);
   const ranges: Range[] = [];
   for (const { step, quote } of evidenceLines(result)) {
-    const node = open.view.nodes.get(step);
+    const node = open.view.node(step);
     if (node) ranges.push(...rangesOf(node, quote, 5));
   }
   setHighlight('evidence', ranges);

@@ -105,20 +105,71 @@ function confidenceBadge(step: Step): HTMLElement | null {
   );
 }
 
-/** The rendered conversation. */
+/**
+ * The rendered conversation. `nodes` holds every step's node: a long run is put on screen a chunk
+ * at a time, so the page answers (the verdict can be asked for) before its last step is built, and
+ * reading `nodes` first builds whatever is still to come.
+ */
 export interface ConversationView {
-  nodes: Map<number, HTMLElement>;
+  readonly nodes: Map<number, HTMLElement>;
+  /** Step `index`'s node, building the steps before it first if they are still to come. */
+  node(index: number): HTMLElement | undefined;
+  /** The nodes built so far (a step not built yet carries no mark). */
+  readonly built: ReadonlyMap<number, HTMLElement>;
   /** Steps with a recorded error, in order. */
   errors: number[];
 }
 
-/** Renders the trace into `container`. */
-export function renderConversation(
-  container: HTMLElement,
-  trace: Trace,
+/** Steps built at once; the rest follow in chunks of this many, one per task. */
+const CHUNK = 200;
+
+/** Stops the chunks still to come of the conversation on screen (a new trace replaces it). */
+let stopPending: (() => void) | undefined;
+
+/** One step's node. */
+function stepNode(
+  step: Step,
+  error: string | undefined,
   colourOf: (agent: string) => string,
-): ConversationView {
-  container.replaceChildren();
+  labelled: boolean,
+): HTMLElement {
+  const speaker = element('span', { class: 'agent' }, step.agent);
+  speaker.style.color = colourOf(step.agent);
+  const node = element(
+    'article',
+    {
+      class: `step role-${step.role}${error === undefined ? '' : ' has-error'}`,
+      'data-step': String(step.index),
+      'data-agent': step.agent,
+      id: `step-${step.index}`,
+      tabindex: '-1',
+      'aria-label': `step ${step.index}, ${step.agent}`,
+    },
+    element(
+      'div',
+      { class: 'step-head' },
+      element('span', { class: 'index' }, `#${step.index}`),
+      speaker,
+      step.speaker !== step.agent ? element('span', { class: 'speaker' }, step.speaker) : null,
+      element('span', { class: 'role' }, step.role),
+      error === undefined ? null : element('span', { class: 'badge error', title: error }, 'error'),
+      step.timestamp
+        ? element('time', { class: 'meta', datetime: step.timestamp }, step.timestamp)
+        : null,
+      spanLine(step),
+      confidenceBadge(step),
+    ),
+    error === undefined ? null : element('p', { class: 'recorded-error' }, `Recorded: ${error}`),
+    stepContent(step, error),
+    callsLine(step),
+  );
+  node.style.borderLeftColor = colourOf(step.agent);
+  if (labelled) node.classList.add('labelled');
+  return node;
+}
+
+/** The run's header: its id, format, size, task and expected answer. */
+function traceHeader(trace: Trace): HTMLElement {
   const header = element(
     'div',
     { class: 'trace-header' },
@@ -128,52 +179,64 @@ export function renderConversation(
   if (trace.question) header.append(element('p', { class: 'question' }, `Task: ${trace.question}`));
   if (trace.groundTruth)
     header.append(element('p', { class: 'question' }, `Expected answer: ${trace.groundTruth}`));
-  const fragment = document.createDocumentFragment();
-  fragment.append(header);
+  return header;
+}
+
+/** Renders the trace into `container`: the first steps at once, the rest a chunk per task. */
+export function renderConversation(
+  container: HTMLElement,
+  trace: Trace,
+  colourOf: (agent: string) => string,
+): ConversationView {
+  stopPending?.();
+  container.replaceChildren(traceHeader(trace));
+  const errorOf = trace.steps.map(recordedError);
+  const errors = trace.steps.filter((_, at) => errorOf[at] !== undefined).map((step) => step.index);
   const nodes = new Map<number, HTMLElement>();
-  const errors: number[] = [];
-  for (const step of trace.steps) {
-    const error = recordedError(step);
-    if (error !== undefined) errors.push(step.index);
-    const speaker = element('span', { class: 'agent' }, step.agent);
-    speaker.style.color = colourOf(step.agent);
-    const node = element(
-      'article',
-      {
-        class: `step role-${step.role}${error === undefined ? '' : ' has-error'}`,
-        'data-step': String(step.index),
-        'data-agent': step.agent,
-        id: `step-${step.index}`,
-        tabindex: '-1',
-        'aria-label': `step ${step.index}, ${step.agent}`,
-      },
-      element(
-        'div',
-        { class: 'step-head' },
-        element('span', { class: 'index' }, `#${step.index}`),
-        speaker,
-        step.speaker !== step.agent ? element('span', { class: 'speaker' }, step.speaker) : null,
-        element('span', { class: 'role' }, step.role),
-        error === undefined
-          ? null
-          : element('span', { class: 'badge error', title: error }, 'error'),
-        step.timestamp
-          ? element('time', { class: 'meta', datetime: step.timestamp }, step.timestamp)
-          : null,
-        spanLine(step),
-        confidenceBadge(step),
-      ),
-      error === undefined ? null : element('p', { class: 'recorded-error' }, `Recorded: ${error}`),
-      stepContent(step, error),
-      callsLine(step),
-    );
-    node.style.borderLeftColor = colourOf(step.agent);
-    if (trace.labels?.step === step.index) node.classList.add('labelled');
-    nodes.set(step.index, node);
-    fragment.append(node);
-  }
-  container.append(fragment);
-  return { nodes, errors };
+  let built = 0;
+  const build = (until: number) => {
+    const fragment = document.createDocumentFragment();
+    for (; built < until; built += 1) {
+      const step = trace.steps[built]!;
+      const node = stepNode(step, errorOf[built], colourOf, trace.labels?.step === step.index);
+      nodes.set(step.index, node);
+      fragment.append(node);
+    }
+    container.append(fragment);
+  };
+  build(Math.min(CHUNK, trace.steps.length));
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const next = () => {
+    build(Math.min(built + CHUNK, trace.steps.length));
+    timer = built < trace.steps.length ? setTimeout(next, 0) : undefined;
+  };
+  if (built < trace.steps.length) timer = setTimeout(next, 0);
+  // Replaced by another trace, this one builds nothing more into the container.
+  let replaced = false;
+  stopPending = () => {
+    replaced = true;
+    clearTimeout(timer);
+  };
+  /** Builds the steps up to `count` (all by default) now, where they are still to come. */
+  const buildNow = (count = trace.steps.length) => {
+    if (replaced || built >= count) return;
+    clearTimeout(timer);
+    build(count);
+    if (built < trace.steps.length) timer = setTimeout(next, 0);
+  };
+  return {
+    get nodes() {
+      buildNow();
+      return nodes;
+    },
+    node(index) {
+      // Steps are numbered in order from 0, so step `index` is the index-th built.
+      if (!nodes.has(index)) buildNow(Math.min(index + 1, trace.steps.length));
+      return nodes.get(index);
+    },
+    built: nodes,
+    errors,
+  };
 }
 
 /** Shows only `agent`'s steps (all with null). */
@@ -189,9 +252,9 @@ export function markStep(
   step: number | null,
   scroll = false,
 ): void {
-  for (const node of view.nodes.values()) node.classList.remove(className);
+  for (const node of view.built.values()) node.classList.remove(className);
   if (step === null) return;
-  const node = view.nodes.get(step);
+  const node = view.node(step);
   if (!node) return;
   node.classList.add(className);
   if (scroll) {
