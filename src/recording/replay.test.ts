@@ -108,6 +108,13 @@ const rightCode = {
   toolCalls: [{ name: 'run_code', arguments: JSON.stringify({ code: '17 * 23 + 5' }) }],
 };
 
+/** Runs the faultline command in the recorded run's home; resolves with its output. */
+function faultline(args: string[], env: Record<string, string> = {}) {
+  return exec(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/index.ts'), ...args], {
+    env: { ...process.env, FAULTLINE_HOME: recorded.home, ...env },
+  });
+}
+
 describe('a recorded run of the example team', () => {
   test('reads as planner, coder (run_code), the tool, coder, reviewer', () => {
     assert.deepEqual(
@@ -194,27 +201,20 @@ describe('replay', () => {
   });
 
   test('the command prints {"step", "agent", "flipped", "run"}', async () => {
-    const { stdout } = await exec(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        join(ROOT, 'src/cli/index.ts'),
-        'replay',
-        recorded.file,
-        '--step',
-        '1',
-        '--fix',
-        JSON.stringify({ toolCalls: [{ name: 'run_code', arguments: { code: '17 * 23 + 5' } }] }),
-        '--run',
-        recorded.runCommand(),
-        '--check',
-        recorded.checkCommand,
-        '--upstream',
-        recorded.model.baseUrl,
-      ],
-      { env: { ...process.env, FAULTLINE_HOME: recorded.home } },
-    );
+    const { stdout } = await faultline([
+      'replay',
+      recorded.file,
+      '--step',
+      '1',
+      '--fix',
+      JSON.stringify({ toolCalls: [{ name: 'run_code', arguments: { code: '17 * 23 + 5' } }] }),
+      '--run',
+      recorded.runCommand(),
+      '--check',
+      recorded.checkCommand,
+      '--upstream',
+      recorded.model.baseUrl,
+    ]);
     const output = JSON.parse(stdout) as {
       step: number;
       agent: string;
@@ -226,12 +226,8 @@ describe('replay', () => {
   });
 
   test('the command has a model write the fix with --fix-model', async () => {
-    const { stdout } = await exec(
-      process.execPath,
+    const { stdout } = await faultline(
       [
-        '--import',
-        'tsx',
-        join(ROOT, 'src/cli/index.ts'),
         'replay',
         recorded.file,
         '--step',
@@ -247,7 +243,7 @@ describe('replay', () => {
         '--upstream',
         recorded.model.baseUrl,
       ],
-      { env: { ...process.env, FAULTLINE_HOME: recorded.home, OPENAI_API_KEY: 'scripted' } },
+      { OPENAI_API_KEY: 'scripted' },
     );
     const output = JSON.parse(stdout) as {
       step: number;
@@ -330,12 +326,8 @@ describe('verify', () => {
   });
 
   test('the command marks the verified step, stores it as the label and on the page', async () => {
-    const { stdout } = await exec(
-      process.execPath,
+    const { stdout } = await faultline(
       [
-        '--import',
-        'tsx',
-        join(ROOT, 'src/cli/index.ts'),
         'verify',
         recorded.file,
         '--top',
@@ -353,7 +345,7 @@ describe('verify', () => {
         '--label',
         '--json',
       ],
-      { env: { ...process.env, FAULTLINE_HOME: recorded.home, OPENAI_API_KEY: 'scripted' } },
+      { OPENAI_API_KEY: 'scripted' },
     );
     const output = JSON.parse(stdout) as {
       step: number;
