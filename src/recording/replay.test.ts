@@ -108,6 +108,16 @@ const rightCode = {
   toolCalls: [{ name: 'run_code', arguments: JSON.stringify({ code: '17 * 23 + 5' }) }],
 };
 
+/** The flags that run the example team and its check, with the scripted model as the upstream. */
+const systemFlags = () => [
+  '--run',
+  recorded.runCommand(),
+  '--check',
+  recorded.checkCommand,
+  '--upstream',
+  recorded.model.baseUrl,
+];
+
 /** Runs the faultline command in the recorded run's home; resolves with its output. */
 function faultline(args: string[], env: Record<string, string> = {}) {
   return exec(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/index.ts'), ...args], {
@@ -208,12 +218,7 @@ describe('replay', () => {
       '1',
       '--fix',
       JSON.stringify({ toolCalls: [{ name: 'run_code', arguments: { code: '17 * 23 + 5' } }] }),
-      '--run',
-      recorded.runCommand(),
-      '--check',
-      recorded.checkCommand,
-      '--upstream',
-      recorded.model.baseUrl,
+      ...systemFlags(),
     ]);
     const output = JSON.parse(stdout) as {
       step: number;
@@ -236,12 +241,7 @@ describe('replay', () => {
         'openai:scripted',
         '--fix-base-url',
         recorded.model.baseUrl,
-        '--run',
-        recorded.runCommand(),
-        '--check',
-        recorded.checkCommand,
-        '--upstream',
-        recorded.model.baseUrl,
+        ...systemFlags(),
       ],
       { OPENAI_API_KEY: 'scripted' },
     );
@@ -336,12 +336,7 @@ describe('verify', () => {
         'openai:scripted',
         '--fix-base-url',
         recorded.model.baseUrl,
-        '--run',
-        recorded.runCommand(),
-        '--check',
-        recorded.checkCommand,
-        '--upstream',
-        recorded.model.baseUrl,
+        ...systemFlags(),
         '--label',
         '--json',
       ],
