@@ -9,7 +9,12 @@ import { DEFAULT_MODEL_PATH } from '../attribution/offline/attribute/attributor.
 import type { FoldPlan } from '../attribution/offline/train/folds.js';
 import { SYSTEM_LAYER_VERSION } from '../attribution/offline/train/system-layer.js';
 import { ModelFileError } from '../errors.js';
-import { ADAPTED_OFFLINE, CROSS_VALIDATED_OFFLINE, PAPER_PROMPTS_TAG } from './constants.js';
+import {
+  ADAPTED_OFFLINE,
+  CROSS_VALIDATED_OFFLINE,
+  LEAVE_ONE_SYSTEM_OUT,
+  PAPER_PROMPTS_TAG,
+} from './constants.js';
 import { settingsFingerprint } from './result-store.js';
 import type { EvalOptions } from './run-types.js';
 
@@ -29,12 +34,15 @@ export function methodKey(method: string, llm: LlmOptions | undefined, extra?: s
 /**
  * The fingerprint of everything besides the trace that changes a method's result: for LLM methods
  * the model, endpoint, context, call limit, temperature and prices; for `offline` the model file's
- * content; for the held-out methods the folds (their seeds are kept per record).
+ * content; for the held-out methods the folds (their seeds are kept per record) and the labelled
+ * runs they train on (`trainedOn`, a fingerprint of their content hashes: a run held out of another
+ * set of runs is predicted by other models), and for `offline-adapted` the model it adapts.
  */
 export function resultSettings(
   methodName: string,
   options: EvalOptions,
   plan: FoldPlan,
+  trainedOn?: string,
 ): string | undefined {
   if (isLlmMethod(methodName)) {
     const llm = options.llm ?? {};
@@ -50,14 +58,25 @@ export function resultSettings(
   }
   if (methodName === 'offline')
     return settingsFingerprint({ model: modelFileHash(options.modelPath ?? DEFAULT_MODEL_PATH) });
-  if (methodName === CROSS_VALIDATED_OFFLINE) return settingsFingerprint({ folds: plan.folds });
+  if (methodName === CROSS_VALIDATED_OFFLINE)
+    return settingsFingerprint({ folds: plan.folds, data: trainedOn });
+  if (methodName === LEAVE_ONE_SYSTEM_OUT) return settingsFingerprint({ data: trainedOn });
   if (methodName === ADAPTED_OFFLINE)
     return settingsFingerprint({
       folds: plan.folds,
       model: modelFileHash(options.modelPath ?? DEFAULT_MODEL_PATH),
       layer: SYSTEM_LAYER_VERSION,
+      data: trainedOn,
     });
   return undefined;
+}
+
+/** The fingerprint of a set of runs, whatever their order: of their content hashes, sorted. */
+export function runsFingerprint(keys: Iterable<string>): string {
+  return createHash('sha256')
+    .update([...keys].sort().join('\n'))
+    .digest('hex')
+    .slice(0, 16);
 }
 
 /** Content hash of a model file (its path may name another file next time). */

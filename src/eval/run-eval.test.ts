@@ -103,6 +103,27 @@ describe('evaluation runs', () => {
     assert.equal(client.requests.length, 2, 'another context size is another result');
   });
 
+  it('reuses a held-out record only for the same labelled runs, which its models trained on', async () => {
+    const file = join(folder, 'held-out.jsonl');
+    const run = async (runs: Trace[], method: string) => {
+      const progress: EvalProgress[] = [];
+      await runEvaluation(runs, new ResultStore(file), {
+        methods: [method],
+        groundTruthSettings: [true],
+        plan: { by: 'question', folds: 2, seeds: [0] },
+        onProgress: (update) => progress.push(update),
+      });
+      return progress.at(-1)!;
+    };
+    for (const method of ['offline-cv', 'offline-loso']) {
+      assert.equal((await run(traces, method)).resumed, 0, method);
+      assert.equal((await run(traces, method)).resumed, 3, `${method}: the same runs again`);
+      // Evaluated without one run, the others are predicted by models that never saw it: other
+      // results than the stored ones, though every run left is in the store.
+      assert.equal((await run(traces.slice(0, 2), method)).resumed, 0, `${method}: a run fewer`);
+    }
+  });
+
   it('names the trace when a provider fails', async () => {
     const client = {
       spec: { provider: 'openai', model: 'scripted' },

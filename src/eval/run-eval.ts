@@ -15,7 +15,7 @@ import { traceHash } from '../trace/hash.js';
 import type { Trace } from '../trace/model.js';
 import { HELD_OUT_METHODS } from './constants.js';
 import { DEFAULT_FOLD_PLAN } from './cross-validate.js';
-import { methodKey, resultSettings } from './method-settings.js';
+import { methodKey, resultSettings, runsFingerprint } from './method-settings.js';
 import type { EvalRecord, ResultStore } from './result-store.js';
 import { evaluateAttributed } from './run-attributed.js';
 import { evaluateHeldOut } from './run-held-out.js';
@@ -72,6 +72,8 @@ export async function runEvaluation(
     );
   const records: EvalRecord[] = [];
   const references = resolveReferences(traces);
+  // The held-out methods train on every labelled run: their records hold for this set alone.
+  const trainedOn = runsFingerprint(labelled.map((trace) => keyOf.get(trace)!));
 
   for (const methodName of options.methods) {
     const method = methodKey(methodName, options.llm);
@@ -80,7 +82,7 @@ export async function runEvaluation(
       isLlmMethod(methodName) && options.llm?.prompts === 'paper'
         ? methodKey(methodName, options.llm, 'tolerant reading')
         : undefined;
-    const settings = resultSettings(methodName, options, info.plan);
+    const settings = resultSettings(methodName, options, info.plan, trainedOn);
     // Created once per method: a missing model or key fails before any trace is evaluated.
     const attributor = HELD_OUT_METHODS.includes(methodName)
       ? undefined
