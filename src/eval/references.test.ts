@@ -63,6 +63,14 @@ describe('reference runs', () => {
         records.map((record) => [record.method, record.predicted.agent, record.predicted.step]),
         [['diverge', 'Coder', 2]],
       );
+      // The same failed run against another passing run is another result, not the stored one.
+      const other = { ...clean, steps: clean.steps.slice(0, 2) };
+      const again = await runEvaluation([other, failed], store, {
+        methods: ['diverge'],
+        groundTruthSettings: [false],
+      });
+      assert.equal(again.records[0]!.predicted.step, 2);
+      assert.notEqual(again.records[0]!.settings, records[0]!.settings);
       await assert.rejects(
         runEvaluation([alone], store, { methods: ['diverge'], groundTruthSettings: [false] }),
         (error: unknown) =>

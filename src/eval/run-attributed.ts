@@ -8,7 +8,8 @@ import pLimit from 'p-limit';
 import { loadOfflineModel } from '../attribution/offline/attribute/attributor.js';
 import type { AttributionMethod } from '../attribution/method.js';
 import { ProviderError } from '../errors.js';
-import { recordKey, recordOf } from './result-store.js';
+import { traceHash } from '../trace/hash.js';
+import { recordKey, recordOf, settingsFingerprint } from './result-store.js';
 import type { EvalOptions, MethodRun, SelectedTrace } from './run-types.js';
 
 /**
@@ -21,8 +22,9 @@ export async function evaluateAttributed(
   lenientMethod: string | undefined,
   options: EvalOptions,
 ): Promise<void> {
-  const { method, useGroundTruth, settings, store, counter } = run;
+  const { method, useGroundTruth, store, counter } = run;
   const pending = run.selected.filter((item) => {
+    const settings = settingsOf(run, item);
     const storedAs = (name: string) =>
       store.get(
         recordKey({
@@ -50,6 +52,16 @@ export async function evaluateAttributed(
   );
 }
 
+/**
+ * What a trace's record is keyed by besides it: the method's settings, and for a method that
+ * compares with a passing run (`diverge`) that run's content, so a changed reference is another
+ * result.
+ */
+function settingsOf(run: MethodRun, item: SelectedTrace): string | undefined {
+  if (!item.reference) return run.settings;
+  return settingsFingerprint({ settings: run.settings, reference: traceHash(item.reference) });
+}
+
 /** Attributes one trace, stores its record (and its tolerant reading) and reports it. */
 async function attributeOne(
   run: MethodRun,
@@ -58,7 +70,8 @@ async function attributeOne(
   lenientMethod: string | undefined,
   maxCalls: number | undefined,
 ): Promise<void> {
-  const { method, useGroundTruth, settings, store, counter } = run;
+  const { method, useGroundTruth, store, counter } = run;
+  const settings = settingsOf(run, item);
   const started = performance.now();
   const result = await attributor
     .attribute(item.trace, {
