@@ -5,7 +5,12 @@
  */
 import { api, type Analysis, type LabelMatch, type Trace } from './api.js';
 import { agentPalette } from './colours.js';
-import { filterConversation, markStep, renderConversation } from './conversation.js';
+import {
+  filterConversation,
+  markStep,
+  renderConversation,
+  stopConversation,
+} from './conversation.js';
 import { compareControl } from './diff.js';
 import { element } from './dom.js';
 import { evidenceLines, rangesOf, setHighlight } from './highlights.js';
@@ -37,6 +42,7 @@ export let current: OpenTrace | undefined;
 /** Removes the trace and verdict from the screen, so nothing stale stays after an error. */
 export function clearAnalyse(): void {
   current = undefined;
+  stopConversation();
   conversation.replaceChildren();
   resultPanel.replaceChildren();
   overview.hidden = true;

@@ -126,6 +126,12 @@ const CHUNK = 200;
 /** Stops the chunks still to come of the conversation on screen (a new trace replaces it). */
 let stopPending: (() => void) | undefined;
 
+/** Stops building the conversation on screen: it is being cleared or replaced. */
+export function stopConversation(): void {
+  stopPending?.();
+  stopPending = undefined;
+}
+
 /** One step's node. */
 function stepNode(
   step: Step,
@@ -188,7 +194,7 @@ export function renderConversation(
   trace: Trace,
   colourOf: (agent: string) => string,
 ): ConversationView {
-  stopPending?.();
+  stopConversation();
   container.replaceChildren(traceHeader(trace));
   const errorOf = trace.steps.map(recordedError);
   const errors = trace.steps.filter((_, at) => errorOf[at] !== undefined).map((step) => step.index);
