@@ -16,6 +16,8 @@ export type WireAnswer =
   | ReplyContent
   | { status: number; headers?: Record<string, string>; body: unknown }
   | { drop: 'before-reply' | 'mid-stream' }
+  /** Never answers (a slow model), until the caller or the server's close ends the connection. */
+  | { hang: true }
   | { malformed: string };
 
 /** A request as the server received it. */
@@ -162,6 +164,7 @@ export async function startWireServer(
       return;
     }
     const decided = answer(request);
+    if ('hang' in decided) return;
     if ('drop' in decided) {
       if (decided.drop === 'before-reply') {
         response.socket?.destroy();

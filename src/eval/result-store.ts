@@ -18,7 +18,8 @@ export interface EvalRecord {
   foldSeed?: number;
   /**
    * A fingerprint of the settings that change this result (model, endpoint, context, call and
-   * price settings; the offline model file; the folds): a stored result is reused only under the
+   * price settings; the offline model file; the folds and the labelled runs a held-out model
+   * trained on; the passing run diverge compared with): a stored result is reused only under the
    * same settings.
    */
   settings?: string;

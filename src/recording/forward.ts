@@ -114,13 +114,21 @@ export function transportReason(error: unknown): string {
 }
 
 /**
- * True when the upstream took the request and closed the connection without replying (`socket hang
- * up`, a reset), as opposed to one that could not be reached at all (refused, no such host): the
- * proxy then drops its client's connection too, as a direct call would have seen.
+ * Why a call got no reply: the upstream could not be reached (refused, no such host, a failed
+ * handshake: the client gets a 502 it can read), it took the whole request and closed the
+ * connection without replying (`socket hang up`, a reset: the client's connection is dropped too,
+ * as a direct call would have seen), or the client went away first.
  */
-export function droppedBeforeReply(error: unknown): boolean {
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  return code === 'ECONNRESET' || code === 'EPIPE';
+export type UpstreamFailure = 'unreachable' | 'dropped' | 'client-gone';
+
+/** A request on its way upstream. */
+export interface SentRequest {
+  /** The reply, once its headers have come. */
+  reply: Promise<IncomingMessage>;
+  /** Stops the request (the client went away). */
+  abort: () => void;
+  /** Why `reply` failed with `error`. */
+  failure: (error: unknown) => UpstreamFailure;
 }
 
 /** Sends a request upstream; resolves with the reply once its headers have come. */
@@ -129,12 +137,15 @@ export function sendUpstream(
   method: string,
   headers: OutgoingHttpHeaders,
   body: Buffer,
-): { reply: Promise<IncomingMessage>; abort: () => void } {
+): SentRequest {
   const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
   let current: ClientRequest | undefined;
   let aborted = false;
+  // Whether the last attempt's request was written whole on a connection.
+  let written = false;
   const attempt = (pooled: boolean) =>
     new Promise<IncomingMessage>((resolve, reject) => {
+      written = false;
       const request = send(target, {
         method,
         headers,
@@ -142,6 +153,9 @@ export function sendUpstream(
         agent: pooled ? (target.protocol === 'https:' ? httpsAgent : httpAgent) : false,
       });
       current = request;
+      request.once('finish', () => {
+        written = true;
+      });
       request.once('response', resolve);
       request.once('error', (error: NodeJS.ErrnoException) => {
         // A kept-alive connection the upstream had just closed fails at once: that is no answer
@@ -163,7 +177,25 @@ export function sendUpstream(
       aborted = true;
       current?.destroy();
     },
+    failure: (error) => {
+      if (aborted) return 'client-gone';
+      const code = (error as NodeJS.ErrnoException | undefined)?.code;
+      return written && (code === 'ECONNRESET' || code === 'EPIPE') ? 'dropped' : 'unreachable';
+    },
   };
+}
+
+/**
+ * What a call that got no reply records, and what its client gets: a 502 with `message` where the
+ * upstream could not be reached, else its connection dropped.
+ */
+export function failureMessage(failure: UpstreamFailure, origin: string, error: unknown): string {
+  const reason = transportReason(error);
+  if (failure === 'client-gone')
+    return `the client closed the connection before the upstream replied (${reason})`;
+  if (failure === 'dropped')
+    return `faultline proxy: the upstream ${origin} dropped the connection before replying (${reason})`;
+  return `faultline proxy: the upstream ${origin} could not be reached (${reason})`;
 }
 
 /** What passing a reply through kept and how it ended. */

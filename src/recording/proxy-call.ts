@@ -7,9 +7,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { describeError } from '../errors.js';
 import {
   keptHeaders,
+  failureMessage,
   sendUpstream,
-  droppedBeforeReply,
-  transportReason,
+  type SentRequest,
   upstreamHeaders,
   upstreamUrl,
 } from './forward.js';
@@ -131,17 +131,19 @@ async function forwardCall(
   const rewritten = await options.injector?.rewriteRequest(proxied, parsed);
   // With --logprobs, asked for here when the client did not: stripped again from its reply.
   let strip = addsLogprobs(options.logprobs, api, rewritten ?? parsed);
+  let sent: SentRequest | undefined;
   const send = (logprobs: boolean) => {
     const outgoing = logprobs ? withLogprobs(rewritten ?? parsed) : rewritten;
     const forwarded = outgoing === undefined ? body : Buffer.from(JSON.stringify(outgoing), 'utf8');
     const headers = upstreamHeaders(request.headers, api.provider, forwarded.byteLength);
     // A stream is stripped event by event as it arrives: plain text is asked for.
     if (logprobs) headers['accept-encoding'] = 'identity';
-    const sent = sendUpstream(target, 'POST', headers, forwarded);
+    const upstream = sendUpstream(target, 'POST', headers, forwarded);
+    sent = upstream;
     response.on('close', () => {
-      if (!response.writableFinished) sent.abort();
+      if (!response.writableFinished) upstream.abort();
     });
-    return sent.reply;
+    return upstream.reply;
   };
   let reply: IncomingMessage;
   try {
@@ -157,20 +159,18 @@ async function forwardCall(
       reply = await send(false);
     }
   } catch (error) {
-    const dropped = droppedBeforeReply(error);
-    const message = dropped
-      ? `faultline proxy: the upstream ${base.origin} dropped the connection before replying (${transportReason(error)})`
-      : `faultline proxy: the upstream ${base.origin} could not be reached (${transportReason(error)})`;
-    // A dropped connection is dropped for the client too; one never made is a 502 it can read.
-    if (dropped) response.destroy();
-    else sendJson(response, 502, api.errorBody(message, 'upstream_unreachable'));
+    const failure = sent?.failure(error) ?? 'unreachable';
+    const message = failureMessage(failure, base.origin, error);
+    if (failure === 'unreachable')
+      sendJson(response, 502, api.errorBody(message, 'upstream_unreachable'));
+    else response.destroy();
     finish(
       {
         error: message,
         durationMs: performance.now() - started,
         ...(answeredBy ? { answeredBy } : {}),
       },
-      dropped ? 'dropped' : 502,
+      failure === 'unreachable' ? 502 : failure,
     );
     return;
   }

@@ -487,6 +487,24 @@ describe('upstream errors reach the client unchanged and are recorded', () => {
     assert.match(runFile(harness, 'unreachable').steps[0]!.error ?? '', /could not be reached/);
   });
 
+  test('a client that goes away before the upstream replies is recorded as such', async () => {
+    harness = await startHarness(() => ({ hang: true }));
+    const request = httpRequest(`${harness.proxy.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-faultline-run': 'gone' },
+    });
+    request.on('error', () => undefined);
+    request.end(chatBody('hello'));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    request.destroy();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await settled(harness);
+    assert.match(
+      runFile(harness, 'gone').steps[0]!.error ?? '',
+      /the client closed the connection before the upstream replied/,
+    );
+  });
+
   test('a call the proxy fails on itself ends with an error step and releases its run', async () => {
     let broken = true;
     harness = await startHarness(undefined, {

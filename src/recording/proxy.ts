@@ -14,11 +14,10 @@ import type { AddressInfo } from 'node:net';
 import { describeError, UserError } from '../errors.js';
 import { isWildcard } from '../server/auth.js';
 import {
+  failureMessage,
   pipeReply,
   sendUpstream,
   shownUpstream,
-  droppedBeforeReply,
-  transportReason,
   upstreamHeaders,
   upstreamUrl,
 } from './forward.js';
@@ -80,16 +79,15 @@ async function forwardOnly(
   try {
     reply = await sent.reply;
   } catch (error) {
-    if (droppedBeforeReply(error)) {
-      response.destroy();
-      return;
-    }
-    sendJson(response, 502, {
-      error: {
-        message: `faultline proxy: the upstream ${base.origin} could not be reached (${transportReason(error)})`,
-        type: 'upstream_unreachable',
-      },
-    });
+    const failure = sent.failure(error);
+    if (failure === 'unreachable')
+      sendJson(response, 502, {
+        error: {
+          message: failureMessage(failure, base.origin, error),
+          type: 'upstream_unreachable',
+        },
+      });
+    else response.destroy();
     return;
   }
   await pipeReply(reply, response, 0);

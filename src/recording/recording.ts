@@ -44,7 +44,10 @@ export interface RecordedCall {
   durationMs?: number;
   /** A fingerprint of the conversation the call sent, and its last message (shortened). */
   request: { hash: string; last: string };
-  /** Absent when no reply came (the upstream could not be reached). */
+  /**
+   * Absent when no reply came: the upstream could not be reached or dropped the call, or the
+   * client went away first.
+   */
   response?: RecordedResponse;
   /** What went wrong, when something did (an HTTP error, a dropped connection, a bad body). */
   error?: string;

@@ -46,7 +46,7 @@ export function itemPosition(field: string, index: number): string {
 
 /**
  * Where the `index`th record of a file is: `[3]` in a JSON list, `line 4` in JSON Lines. Inside an
- * importer a JSON Lines position counts records; load.ts turns it into the file's line where blank
+ * importer a JSON Lines position counts records; import-input.ts turns it into the file's line where blank
  * or broken lines come between.
  */
 export function recordPosition(input: RawInput, index: number): string {

@@ -69,7 +69,7 @@ describe('golden corpus', () => {
     it(`reads ${name}`, async () => {
       const file = relative(ROOT, join(formatsFolder, name));
       const traces = await loadTraces(file);
-      // A list of runs that no format reads whole is read item by item (load.ts).
+      // A list of runs that no format reads whole is read item by item (import-input.ts).
       assert.equal(
         detectFormat(await readRawInput(file))?.name ??
           [...new Set(traces.map((trace) => trace.format))].join(', '),

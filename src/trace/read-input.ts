@@ -29,7 +29,7 @@ const GZIP_MAGIC = [0x1f, 0x8b] as const;
 /**
  * A trace file's content before a format is chosen. JSON Lines keep the line each record stands on
  * (blank lines are skipped) and the lines that could not be read, each an error naming its line:
- * one broken line does not cost the others (load.ts decides what the file gives without it).
+ * one broken line does not cost the others (import-input.ts decides what the file gives without it).
  */
 export type RawInput =
   | { kind: 'json'; value: unknown }

@@ -4,7 +4,7 @@
  * messages, or JSON Lines with one message per line; and a tau-bench result (`traj`, the OpenAI
  * chat messages of a customer-service run with its simulated user and tools, and `reward`: 1 a
  * success, less a failure). tau-bench's results file, a list of results, reads as one run each
- * (trace/load.ts).
+ * (trace/import-input.ts).
  */
 import { z } from 'zod';
 import { buildTrace } from '../build-trace.js';
