@@ -121,6 +121,9 @@ describe('evaluation runs', () => {
       // Evaluated without one run, the others are predicted by models that never saw it: other
       // results than the stored ones, though every run left is in the store.
       assert.equal((await run(traces.slice(0, 2), method)).resumed, 0, `${method}: a run fewer`);
+      // A label corrected is another training set too.
+      const relabelled = [traces[0]!, { ...traces[1]!, labels: { ...traces[1]!.labels, step: 0 } }];
+      assert.equal((await run(relabelled, method)).resumed, 0, `${method}: a label changed`);
     }
   });
 

@@ -13,6 +13,7 @@ import { getMethod, needsReference } from '../attribution/registry.js';
 import { UserError } from '../errors.js';
 import { traceHash } from '../trace/hash.js';
 import type { Trace } from '../trace/model.js';
+import { subsetOf } from '../trace/subset.js';
 import { HELD_OUT_METHODS } from './constants.js';
 import { DEFAULT_FOLD_PLAN } from './cross-validate.js';
 import { methodKey, resultSettings, runsFingerprint } from './method-settings.js';
@@ -72,8 +73,14 @@ export async function runEvaluation(
     );
   const records: EvalRecord[] = [];
   const references = resolveReferences(traces);
-  // The held-out methods train on every labelled run: their records hold for this set alone.
-  const trainedOn = runsFingerprint(labelled.map((trace) => keyOf.get(trace)!));
+  // The held-out methods train on every labelled run (its steps, labels, question and system, by
+  // which folds are drawn): their records hold for this set alone.
+  const trainedOn = runsFingerprint(
+    labelled.map(
+      (trace) =>
+        `${keyOf.get(trace)!} ${JSON.stringify([trace.labels, trace.question, subsetOf(trace)])}`,
+    ),
+  );
 
   for (const methodName of options.methods) {
     const method = methodKey(methodName, options.llm);
