@@ -73,6 +73,25 @@ export function recordTraceKey(record: Pick<EvalRecord, 'traceKey' | 'file'>): s
   return `${record.traceKey}|${record.file}`;
 }
 
+/** A trace's labels as a record keeps them. */
+function labelOf(trace: Trace): EvalRecord['label'] {
+  return {
+    ...(trace.labels?.agent ? { agent: trace.labels.agent } : {}),
+    ...(trace.labels?.agents && trace.labels.agents.length > 1
+      ? { agents: trace.labels.agents }
+      : {}),
+    ...(trace.labels?.step === undefined ? {} : { step: trace.labels.step }),
+  };
+}
+
+/**
+ * A stored record judged against the trace's labels as they are now: a label corrected since the
+ * prediction was stored (taught on the page) is what the prediction is scored against.
+ */
+export function withCurrentLabel(record: EvalRecord, trace: Trace): EvalRecord {
+  return { ...record, label: labelOf(trace) };
+}
+
 /** What was predicted for one trace under one method and setting, as stored. */
 export function recordOf(
   attribution: Attribution,
@@ -111,13 +130,7 @@ export function recordOf(
         : {}),
       ...(attribution.modes ? { modes: attribution.modes.map((mode) => mode.code) } : {}),
     },
-    label: {
-      ...(trace.labels?.agent ? { agent: trace.labels.agent } : {}),
-      ...(trace.labels?.agents && trace.labels.agents.length > 1
-        ? { agents: trace.labels.agents }
-        : {}),
-      ...(trace.labels?.step === undefined ? {} : { step: trace.labels.step }),
-    },
+    label: labelOf(trace),
     usage: attribution.usage,
     milliseconds: Number(context.milliseconds.toFixed(3)),
   };

@@ -9,7 +9,13 @@ import { loadOfflineModel } from '../attribution/offline/attribute/attributor.js
 import type { AttributionMethod } from '../attribution/method.js';
 import { ProviderError } from '../errors.js';
 import { traceHash } from '../trace/hash.js';
-import { recordKey, recordOf, settingsFingerprint } from './result-store.js';
+import {
+  recordKey,
+  recordOf,
+  settingsFingerprint,
+  withCurrentLabel,
+  type EvalRecord,
+} from './result-store.js';
 import type { EvalOptions, MethodRun, SelectedTrace } from './run-types.js';
 
 /**
@@ -25,6 +31,8 @@ export async function evaluateAttributed(
   const { method, useGroundTruth, store, counter } = run;
   const pending = run.selected.filter((item) => {
     const settings = settingsOf(run, item);
+    const current = (record: EvalRecord | undefined) =>
+      record && withCurrentLabel(record, item.trace);
     const storedAs = (name: string) =>
       store.get(
         recordKey({
@@ -35,8 +43,8 @@ export async function evaluateAttributed(
           ...(settings ? { settings } : {}),
         }),
       );
-    const stored = storedAs(method);
-    const lenient = lenientMethod === undefined ? undefined : storedAs(lenientMethod);
+    const stored = current(storedAs(method));
+    const lenient = lenientMethod === undefined ? undefined : current(storedAs(lenientMethod));
     const complete = stored !== undefined && (lenientMethod === undefined || lenient);
     if (complete) counter.report(stored, true);
     if (complete && lenient) run.records.push(lenient);

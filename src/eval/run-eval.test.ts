@@ -127,6 +127,21 @@ describe('evaluation runs', () => {
     }
   });
 
+  it('scores a stored prediction against the label the trace has now', async () => {
+    const file = join(folder, 'relabelled.jsonl');
+    const evaluate = (trace: Trace) =>
+      runEvaluation([trace], new ResultStore(file), {
+        methods: ['first-agent'],
+        groundTruthSettings: [true],
+      });
+    const first = await evaluate(traces[2]!);
+    assert.deepEqual(first.records[0]!.label, { agent: 'Coder', step: 2 });
+    const taught = { ...traces[2]!, labels: { agent: 'Planner', step: 1 } };
+    const again = await evaluate(taught);
+    assert.equal(again.records[0]!.predicted.reason, first.records[0]!.predicted.reason);
+    assert.deepEqual(again.records[0]!.label, { agent: 'Planner', step: 1 });
+  });
+
   it('names the trace when a provider fails', async () => {
     const client = {
       spec: { provider: 'openai', model: 'scripted' },
