@@ -52,6 +52,19 @@ function storeCases(name: string, fresh: () => Promise<{ open: () => Db } | { sk
       }
       await body(database.open);
     };
+    /** `each` with a Repository on a connection opened for the body and closed after it. */
+    const eachRepository = (
+      context: { skip: (message: string) => void },
+      body: (repository: Repository, db: Db) => void,
+    ) =>
+      each(context, (open) => {
+        const db = open();
+        try {
+          body(new Repository(db), db);
+        } finally {
+          db.close();
+        }
+      });
 
     it('migrates an empty database, and opening it again changes nothing', async (context) => {
       await each(context, (open) => {
@@ -66,144 +79,117 @@ function storeCases(name: string, fresh: () => Promise<{ open: () => Db } | { sk
     });
 
     it('stores, lists, pages and filters traces, with labels and analyses', async (context) => {
-      await each(context, (open) => {
-        const db = open();
-        try {
-          const repository = new Repository(db);
-          const one = repository.saveTrace(trace('one', 'Planner'), 'one.json');
-          const two = repository.saveTrace(trace('two', 'Coder'), 'two.json');
-          const three = repository.saveTrace(trace('three'), 'pasted trace');
-          assert.equal(repository.saveTrace(trace('three'), 'three.json').id, three.id);
-          const all = repository.listHistory();
-          assert.equal(all.total, 3);
-          assert.deepEqual(all.items.map((item) => item.name).sort(), [
-            'one.json',
-            'three.json',
-            'two.json',
-          ]);
-          const page = repository.listHistory({ limit: 2, offset: 2 });
-          assert.equal(page.items.length, 1);
-          assert.equal(page.total, 3);
-          repository.saveAnalysis(two.id, { method: 'offline' }, result('Coder'), 12.25);
-          const byAgent = repository.listHistory({ query: 'coder' });
-          assert.deepEqual(
-            byAgent.items.map((item) => [item.name, item.latest?.agent]),
-            [['two.json', 'Coder']],
-          );
-          assert.equal(repository.listHistory({ query: 'ONE.j' }).items[0]?.id, one.id);
-          assert.equal(repository.hasStep(one.id, 1), true);
-          assert.equal(repository.hasStep(one.id, 2), false);
-          assert.equal(repository.setUserLabel(one.id, { agent: 'Planner', step: 0 }), true);
-          assert.deepEqual(repository.getLabels(one.id), {
-            agent: 'Planner',
-            step: 0,
-            byUser: true,
-          });
-          assert.deepEqual(
-            JSON.parse(repository.getTraceJson(one.id)!),
-            repository.getTrace(one.id),
-          );
-          assert.equal(repository.listHistory({ query: 'planner' }).total, 1);
-          assert.deepEqual(
-            repository.labelledTraces().map((labelled) => labelled.id),
-            ['one'],
-          );
-          assert.equal(repository.deleteTrace(two.id), true);
-          assert.equal(repository.listAnalyses().total, 0, 'analyses go with their trace');
-        } finally {
-          db.close();
-        }
+      await eachRepository(context, (repository) => {
+        const one = repository.saveTrace(trace('one', 'Planner'), 'one.json');
+        const two = repository.saveTrace(trace('two', 'Coder'), 'two.json');
+        const three = repository.saveTrace(trace('three'), 'pasted trace');
+        assert.equal(repository.saveTrace(trace('three'), 'three.json').id, three.id);
+        const all = repository.listHistory();
+        assert.equal(all.total, 3);
+        assert.deepEqual(all.items.map((item) => item.name).sort(), [
+          'one.json',
+          'three.json',
+          'two.json',
+        ]);
+        const page = repository.listHistory({ limit: 2, offset: 2 });
+        assert.equal(page.items.length, 1);
+        assert.equal(page.total, 3);
+        repository.saveAnalysis(two.id, { method: 'offline' }, result('Coder'), 12.25);
+        const byAgent = repository.listHistory({ query: 'coder' });
+        assert.deepEqual(
+          byAgent.items.map((item) => [item.name, item.latest?.agent]),
+          [['two.json', 'Coder']],
+        );
+        assert.equal(repository.listHistory({ query: 'ONE.j' }).items[0]?.id, one.id);
+        assert.equal(repository.hasStep(one.id, 1), true);
+        assert.equal(repository.hasStep(one.id, 2), false);
+        assert.equal(repository.setUserLabel(one.id, { agent: 'Planner', step: 0 }), true);
+        assert.deepEqual(repository.getLabels(one.id), {
+          agent: 'Planner',
+          step: 0,
+          byUser: true,
+        });
+        assert.deepEqual(JSON.parse(repository.getTraceJson(one.id)!), repository.getTrace(one.id));
+        assert.equal(repository.listHistory({ query: 'planner' }).total, 1);
+        assert.deepEqual(
+          repository.labelledTraces().map((labelled) => labelled.id),
+          ['one'],
+        );
+        assert.equal(repository.deleteTrace(two.id), true);
+        assert.equal(repository.listAnalyses().total, 0, 'analyses go with their trace');
       });
     });
 
     it('keeps analyses and evaluations', async (context) => {
-      await each(context, (open) => {
-        const db = open();
-        try {
-          const repository = new Repository(db);
-          const { id } = repository.saveTrace(trace('a'), 'a.json');
-          const opened = repository.saveAnalysis(
-            id,
-            { evaluation: 'e1', record: 3 },
-            result('A'),
-            1.5,
-          );
-          repository.saveAnalysis(id, { method: 'offline' }, result('B'), 2);
-          const listed = repository.listAnalyses({ traceId: id, limit: 1 });
-          assert.equal(listed.total, 2);
-          assert.equal(listed.items.length, 1);
-          assert.equal(listed.items[0]!.traceName, 'a.json');
-          assert.equal(repository.getAnalysis(opened.id)?.milliseconds, 1.5);
-          assert.equal(
-            repository.findOpenedRecord(id, { evaluation: 'e1', record: 3, method: 'offline' })?.id,
-            opened.id,
-          );
-          assert.equal(
-            repository.findOpenedRecord(id, { evaluation: 'e1', record: 4, method: 'offline' }),
-            undefined,
-          );
-          const evaluation = repository.saveEvaluation('title', ['offline'], 2, { rows: [1] });
-          assert.equal(repository.listEvaluations().total, 1);
-          assert.deepEqual(repository.getEvaluation(evaluation.id)?.summary, { rows: [1] });
-        } finally {
-          db.close();
-        }
+      await eachRepository(context, (repository) => {
+        const { id } = repository.saveTrace(trace('a'), 'a.json');
+        const opened = repository.saveAnalysis(
+          id,
+          { evaluation: 'e1', record: 3 },
+          result('A'),
+          1.5,
+        );
+        repository.saveAnalysis(id, { method: 'offline' }, result('B'), 2);
+        const listed = repository.listAnalyses({ traceId: id, limit: 1 });
+        assert.equal(listed.total, 2);
+        assert.equal(listed.items.length, 1);
+        assert.equal(listed.items[0]!.traceName, 'a.json');
+        assert.equal(repository.getAnalysis(opened.id)?.milliseconds, 1.5);
+        assert.equal(
+          repository.findOpenedRecord(id, { evaluation: 'e1', record: 3, method: 'offline' })?.id,
+          opened.id,
+        );
+        assert.equal(
+          repository.findOpenedRecord(id, { evaluation: 'e1', record: 4, method: 'offline' }),
+          undefined,
+        );
+        const evaluation = repository.saveEvaluation('title', ['offline'], 2, { rows: [1] });
+        assert.equal(repository.listEvaluations().total, 1);
+        assert.deepEqual(repository.getEvaluation(evaluation.id)?.summary, { rows: [1] });
       });
     });
 
     it('keeps recorded runs, their outcome and the blame per agent', async (context) => {
-      await each(context, (open) => {
-        const db = open();
-        try {
-          const repository = new Repository(db);
-          const run = (steps: number, outcome: 'unknown' | 'failure' = 'unknown') =>
-            buildTrace({
-              id: 'run-1',
-              format: 'otel',
-              outcome,
-              steps: Array.from({ length: steps }, (_, index) => ({
-                speaker: index % 2 ? 'B' : 'A',
-                content: `step ${index}`,
-              })),
-            });
-          const first = repository.runs.save(run(1), { file: '/tmp/run-1.json' });
-          assert.equal(repository.runs.setOutcome('run-1', 'failure')?.outcome, 'failure');
-          assert.equal(repository.runs.trace('run-1')?.outcome, 'failure');
-          const grown = repository.runs.save(run(2));
-          assert.equal(grown.traceId, first.traceId);
-          assert.equal(grown.steps, 2);
-          assert.equal(grown.outcome, 'failure', 'the outcome set meanwhile is kept');
-          assert.equal(grown.file, '/tmp/run-1.json');
-          repository.saveAnalysis(grown.traceId, { method: 'offline' }, result('B'), 1);
-          const listed = repository.runs.list();
-          assert.equal(listed.total, 1);
-          assert.equal(listed.items[0]!.verdict?.agent, 'B');
-          assert.deepEqual(repository.runs.blameByAgent(), [
-            { agent: 'B', thisWeek: 1, lastWeek: 0 },
-          ]);
-          assert.equal(repository.runs.get(first.traceId)?.runId, 'run-1');
-        } finally {
-          db.close();
-        }
+      await eachRepository(context, (repository) => {
+        const run = (steps: number, outcome: 'unknown' | 'failure' = 'unknown') =>
+          buildTrace({
+            id: 'run-1',
+            format: 'otel',
+            outcome,
+            steps: Array.from({ length: steps }, (_, index) => ({
+              speaker: index % 2 ? 'B' : 'A',
+              content: `step ${index}`,
+            })),
+          });
+        const first = repository.runs.save(run(1), { file: '/tmp/run-1.json' });
+        assert.equal(repository.runs.setOutcome('run-1', 'failure')?.outcome, 'failure');
+        assert.equal(repository.runs.trace('run-1')?.outcome, 'failure');
+        const grown = repository.runs.save(run(2));
+        assert.equal(grown.traceId, first.traceId);
+        assert.equal(grown.steps, 2);
+        assert.equal(grown.outcome, 'failure', 'the outcome set meanwhile is kept');
+        assert.equal(grown.file, '/tmp/run-1.json');
+        repository.saveAnalysis(grown.traceId, { method: 'offline' }, result('B'), 1);
+        const listed = repository.runs.list();
+        assert.equal(listed.total, 1);
+        assert.equal(listed.items[0]!.verdict?.agent, 'B');
+        assert.deepEqual(repository.runs.blameByAgent(), [
+          { agent: 'B', thisWeek: 1, lastWeek: 0 },
+        ]);
+        assert.equal(repository.runs.get(first.traceId)?.runId, 'run-1');
       });
     });
 
     it('rolls a transaction back when it throws', async (context) => {
-      await each(context, (open) => {
-        const db = open();
-        try {
-          const repository = new Repository(db);
-          assert.throws(
-            db.transaction(() => {
-              repository.saveTrace(trace('gone'), 'gone.json');
-              throw new Error('stop');
-            }),
-            /stop/,
-          );
-          assert.equal(repository.listHistory().total, 0);
-        } finally {
-          db.close();
-        }
+      await eachRepository(context, (repository, db) => {
+        assert.throws(
+          db.transaction(() => {
+            repository.saveTrace(trace('gone'), 'gone.json');
+            throw new Error('stop');
+          }),
+          /stop/,
+        );
+        assert.equal(repository.listHistory().total, 0);
       });
     });
   });
