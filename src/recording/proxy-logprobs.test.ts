@@ -33,6 +33,19 @@ function client(h: Harness, direct = false): OpenAI {
   });
 }
 
+/**
+ * The same Chat Completions call (`extra` added to the body) sent to the model server directly and
+ * through the proxy, in run `runId`.
+ */
+async function directAndProxied(h: Harness, runId: string, extra: Record<string, unknown> = {}) {
+  const body = { model: 'scripted', messages, ...extra };
+  const direct = await client(h, true).chat.completions.create(body);
+  const proxied = await client(h).chat.completions.create(body, {
+    headers: { 'x-faultline-run': runId },
+  });
+  return { direct, proxied };
+}
+
 /** The run as recorded, once the recorder has written it. */
 async function recorded(h: Harness, runId: string): Promise<Trace> {
   await h.recorder.close();
@@ -76,14 +89,7 @@ function assertSummary(trace: Trace): void {
 describe('faultline proxy --logprobs', () => {
   test('asks for them when the client did not, and the client gets the reply as without them', async () => {
     harness = await startHarness(undefined, { logprobs: true });
-    const direct = await client(harness, true).chat.completions.create({
-      model: 'scripted',
-      messages,
-    });
-    const proxied = await client(harness).chat.completions.create(
-      { model: 'scripted', messages },
-      { headers: { 'x-faultline-run': 'whole' } },
-    );
+    const { direct, proxied } = await directAndProxied(harness, 'whole');
     assert.equal(harness.upstream.requests.at(-1)!.body.logprobs, true);
     assert.equal(proxied.choices[0]!.logprobs, null);
     assert.deepEqual(stable(proxied), stable(direct));
@@ -111,15 +117,7 @@ describe('faultline proxy --logprobs', () => {
   test('a client that asked itself gets them untouched, streaming and not; both are recorded', async () => {
     harness = await startHarness(undefined, { logprobs: true });
     const asked = { logprobs: true, top_logprobs: 2 };
-    const direct = await client(harness, true).chat.completions.create({
-      model: 'scripted',
-      messages,
-      ...asked,
-    });
-    const proxied = await client(harness).chat.completions.create(
-      { model: 'scripted', messages, ...asked },
-      { headers: { 'x-faultline-run': 'asked' } },
-    );
+    const { direct, proxied } = await directAndProxied(harness, 'asked', asked);
     const [first, second] = harness.upstream.requests.slice(-2);
     assert.deepEqual(second!.body, first!.body, 'the request goes as the client sent it');
     assert.deepEqual(stable(proxied), stable(direct));
@@ -142,14 +140,7 @@ describe('faultline proxy --logprobs', () => {
       replaceReply: () => Promise.resolve(undefined),
     };
     harness = await startHarness(undefined, { logprobs: true, injector });
-    const direct = await client(harness, true).chat.completions.create({
-      model: 'scripted',
-      messages,
-    });
-    const proxied = await client(harness).chat.completions.create(
-      { model: 'scripted', messages },
-      { headers: { 'x-faultline-run': 'left' } },
-    );
+    const { direct, proxied } = await directAndProxied(harness, 'left');
     assert.deepEqual(stable(proxied), stable(direct));
     const directChunks = await chunks(client(harness, true));
     const proxiedChunks = await chunks(client(harness), {}, 'left-stream');
