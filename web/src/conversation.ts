@@ -120,8 +120,26 @@ export interface ConversationView {
   errors: number[];
 }
 
-/** Steps built at once; the rest follow in chunks of this many, one per task. */
+/** Steps built at once; the rest follow while the page is idle. */
 const CHUNK = 200;
+/** Steps built at a time while idle, and the idle time left (ms) below which building stops. */
+const IDLE_CHUNK = 25;
+const IDLE_MARGIN_MS = 4;
+
+/**
+ * Calls `work` when the page is idle (at the latest after a second), with the idle time it has
+ * left; returns what cancels it. Browsers without requestIdleCallback get a task of their own.
+ */
+function whenIdle(work: (idle: () => number) => void): () => void {
+  if (typeof requestIdleCallback === 'function') {
+    const handle = requestIdleCallback((deadline) => work(() => deadline.timeRemaining()), {
+      timeout: 1000,
+    });
+    return () => cancelIdleCallback(handle);
+  }
+  const handle = setTimeout(() => work(() => 0), 0);
+  return () => clearTimeout(handle);
+}
 
 /** Stops the chunks still to come of the conversation on screen (a new trace replaces it). */
 let stopPending: (() => void) | undefined;
@@ -188,7 +206,7 @@ function traceHeader(trace: Trace): HTMLElement {
   return header;
 }
 
-/** Renders the trace into `container`: the first steps at once, the rest a chunk per task. */
+/** Renders the trace into `container`: the first steps at once, the rest while the page is idle. */
 export function renderConversation(
   container: HTMLElement,
   trace: Trace,
@@ -211,24 +229,27 @@ export function renderConversation(
     container.append(fragment);
   };
   build(Math.min(CHUNK, trace.steps.length));
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const next = () => {
-    build(Math.min(built + CHUNK, trace.steps.length));
-    timer = built < trace.steps.length ? setTimeout(next, 0) : undefined;
+  let cancel: (() => void) | undefined;
+  // The rest is built while the page is idle, a few steps at a time, so that clicks, answers from
+  // the server and painting come first.
+  const next = (idle: () => number) => {
+    do build(Math.min(built + IDLE_CHUNK, trace.steps.length));
+    while (built < trace.steps.length && idle() > IDLE_MARGIN_MS);
+    cancel = built < trace.steps.length ? whenIdle(next) : undefined;
   };
-  if (built < trace.steps.length) timer = setTimeout(next, 0);
+  if (built < trace.steps.length) cancel = whenIdle(next);
   // Replaced by another trace, this one builds nothing more into the container.
   let replaced = false;
   stopPending = () => {
     replaced = true;
-    clearTimeout(timer);
+    cancel?.();
   };
   /** Builds the steps up to `count` (all by default) now, where they are still to come. */
   const buildNow = (count = trace.steps.length) => {
     if (replaced || built >= count) return;
-    clearTimeout(timer);
+    cancel?.();
     build(count);
-    if (built < trace.steps.length) timer = setTimeout(next, 0);
+    cancel = built < trace.steps.length ? whenIdle(next) : undefined;
   };
   return {
     get nodes() {
