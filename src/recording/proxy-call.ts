@@ -92,6 +92,16 @@ function sendAnswer(response: ServerResponse, api: WireApi, answer: Answer, open
     finish({ error: answer.message, durationMs: performance.now() - started }, answer.status);
     return;
   }
+  if (answer.kind === 'drop') {
+    response.destroy();
+    const end = {
+      error: answer.message,
+      noReply: 'dropped' as const,
+      answeredBy: 'recording' as const,
+    };
+    finish({ ...end, durationMs: performance.now() - started }, 'dropped');
+    return;
+  }
   response.writeHead(answer.status, {
     ...answer.headers,
     'content-length': Buffer.byteLength(answer.body),
@@ -167,6 +177,7 @@ async function forwardCall(
     finish(
       {
         error: message,
+        noReply: failure,
         durationMs: performance.now() - started,
         ...(answeredBy ? { answeredBy } : {}),
       },

@@ -28,7 +28,9 @@ export type Answer =
       body: string;
       reply: ReplyView;
     }
-  | { kind: 'refuse'; status: number; message: string };
+  | { kind: 'refuse'; status: number; message: string }
+  /** A recorded call whose upstream dropped the connection: the client's is dropped too. */
+  | { kind: 'drop'; message: string };
 
 /** Answers some calls instead of the upstream (replay). */
 export interface Responder {

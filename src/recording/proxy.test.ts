@@ -25,6 +25,7 @@ import type { Trace } from '../trace/model.js';
 import { startProxy } from './proxy.js';
 import { Recorder } from './recorder.js';
 import { recordingOf } from './recording.js';
+import { ReplayResponder } from './replay-responder.js';
 
 const run = promisify(execFile);
 let harness: Harness | undefined;
@@ -485,6 +486,45 @@ describe('upstream errors reach the client unchanged and are recorded', () => {
     );
     await settled(harness);
     assert.match(runFile(harness, 'unreachable').steps[0]!.error ?? '', /could not be reached/);
+  });
+
+  test('replay drops a call whose upstream dropped it when recorded, as it was', async () => {
+    const calls = [
+      ['A', 'first'],
+      ['B', 'dropped'],
+      ['A', 'last'],
+    ] as const;
+    const send = (h: Harness, [agent, text]: (typeof calls)[number]) =>
+      rawRequest(`${h.proxy.url}/v1/chat/completions`, {
+        headers: {
+          'content-type': 'application/json',
+          'x-faultline-run': 'flaky',
+          'x-faultline-agent': agent,
+        },
+        body: chatBody(text),
+      });
+    harness = await startHarness((request) =>
+      lastUserText(request.body) === 'dropped'
+        ? { drop: 'before-reply' }
+        : { text: 'fine', toolCalls: [] },
+    );
+    for (const call of calls) await send(harness, call).catch(() => undefined);
+    await settled(harness);
+    const trace = runFile(harness, 'flaky');
+    const recording = recordingOf(trace)!;
+    assert.equal(recording.calls[1]!.noReply, 'dropped');
+    await harness.close();
+    const responder = new ReplayResponder({
+      recording,
+      trace,
+      step: recording.calls[2]!.step!,
+      fix: { text: 'fixed' },
+    });
+    harness = await startHarness(undefined, { responder, run: 'flaky-replay' });
+    assert.equal((await send(harness, calls[0])).status, 200);
+    await assert.rejects(send(harness, calls[1]), /socket hang up|ECONNRESET/);
+    assert.match((await send(harness, calls[2])).body, /fixed/);
+    assert.equal(harness.upstream.requests.length, 0, 'nothing reached the upstream');
   });
 
   test('a client that goes away before the upstream replies is recorded as such', async () => {

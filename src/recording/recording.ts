@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { Trace } from '../trace/model.js';
 import { callsText } from '../trace/step-text.js';
+import type { UpstreamFailure } from './forward.js';
 import type { AgentSource } from './identify.js';
 import type { RequestView, WireName } from './wire/types.js';
 
@@ -49,6 +50,8 @@ export interface RecordedCall {
    * client went away first.
    */
   response?: RecordedResponse;
+  /** Why no reply came, where none did (forward.ts): replay answers the call the same way. */
+  noReply?: UpstreamFailure;
   /** What went wrong, when something did (an HTTP error, a dropped connection, a bad body). */
   error?: string;
   /** In a replay: whether the call was answered from the recording, with the fix, or upstream. */
@@ -95,6 +98,7 @@ const callSchema = z.object({
       truncated: z.boolean().nullish(),
     })
     .nullish(),
+  noReply: z.enum(['unreachable', 'dropped', 'client-gone']).nullish(),
   error: z.string().nullish(),
   answeredBy: z.enum(['recording', 'fix', 'upstream']).nullish(),
 });

@@ -106,6 +106,8 @@ export class ReplayResponder implements Responder {
   /** The recorded reply of a call: as sent when it can be, else written from its step. */
   private recorded(call: ProxiedCall, twin: RecordedCall): Answer {
     const response = twin.response;
+    if (!response && twin.noReply === 'dropped')
+      return { kind: 'drop', message: twin.error ?? 'the upstream dropped the connection' };
     if (!response)
       return {
         kind: 'refuse',

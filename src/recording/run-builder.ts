@@ -40,6 +40,8 @@ export interface CallEnd {
   reply?: ReplyView;
   /** Transport failures and unreadable bodies. */
   error?: string;
+  /** Why no reply came, where none did. */
+  noReply?: RecordedCall['noReply'];
   durationMs: number;
   answeredBy?: RecordedCall['answeredBy'];
 }
@@ -210,6 +212,7 @@ export class RunBuilder {
     const { call } = entry;
     call.durationMs = Math.round(end.durationMs * 10) / 10;
     if (end.response) call.response = end.response;
+    if (end.noReply) call.noReply = end.noReply;
     if (end.answeredBy) call.answeredBy = end.answeredBy;
     const error = callError(end);
     if (error) call.error = error;
