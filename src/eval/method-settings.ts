@@ -71,12 +71,9 @@ export function resultSettings(
   return undefined;
 }
 
-/** The fingerprint of a set of runs, whatever their order: of their content hashes, sorted. */
-export function runsFingerprint(keys: Iterable<string>): string {
-  return createHash('sha256')
-    .update([...keys].sort().join('\n'))
-    .digest('hex')
-    .slice(0, 16);
+/** The fingerprint of a set of runs, whatever their order: of their keys, sorted. */
+export function runsFingerprint(keys: Iterable<string>): string | undefined {
+  return settingsFingerprint({ runs: [...keys].sort() });
 }
 
 /** Content hash of a model file (its path may name another file next time). */

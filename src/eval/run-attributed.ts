@@ -29,8 +29,8 @@ export async function evaluateAttributed(
   options: EvalOptions,
 ): Promise<void> {
   const { method, useGroundTruth, store, counter } = run;
-  const pending = run.selected.filter((item) => {
-    const settings = settingsOf(run, item);
+  const keyed = run.selected.map((item) => ({ item, settings: settingsOf(run, item) }));
+  const pending = keyed.filter(({ item, settings }) => {
     const current = (record: EvalRecord | undefined) =>
       record && withCurrentLabel(record, item.trace);
     const storedAs = (name: string) =>
@@ -54,8 +54,10 @@ export async function evaluateAttributed(
   if (method === 'offline') loadOfflineModel(options.modelPath); // load once before timing
   const limit = pLimit(method === 'offline' ? 1 : (options.concurrency ?? 1));
   await Promise.all(
-    pending.map((item) =>
-      limit(() => attributeOne(run, item, attributor, lenientMethod, options.llm?.maxCalls)),
+    pending.map(({ item, settings }) =>
+      limit(() =>
+        attributeOne(run, { item, settings }, attributor, lenientMethod, options.llm?.maxCalls),
+      ),
     ),
   );
 }
@@ -73,13 +75,12 @@ function settingsOf(run: MethodRun, item: SelectedTrace): string | undefined {
 /** Attributes one trace, stores its record (and its tolerant reading) and reports it. */
 async function attributeOne(
   run: MethodRun,
-  item: SelectedTrace,
+  { item, settings }: { item: SelectedTrace; settings: string | undefined },
   attributor: AttributionMethod,
   lenientMethod: string | undefined,
   maxCalls: number | undefined,
 ): Promise<void> {
   const { method, useGroundTruth, store, counter } = run;
-  const settings = settingsOf(run, item);
   const started = performance.now();
   const result = await attributor
     .attribute(item.trace, {

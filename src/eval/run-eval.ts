@@ -75,12 +75,14 @@ export async function runEvaluation(
   const references = resolveReferences(traces);
   // The held-out methods train on every labelled run (its steps, labels, question and system, by
   // which folds are drawn): their records hold for this set alone.
-  const trainedOn = runsFingerprint(
-    labelled.map(
-      (trace) =>
-        `${keyOf.get(trace)!} ${JSON.stringify([trace.labels, trace.question, subsetOf(trace)])}`,
-    ),
-  );
+  const trainedOn = options.methods.some((name) => HELD_OUT_METHODS.includes(name))
+    ? runsFingerprint(
+        labelled.map(
+          (trace) =>
+            `${keyOf.get(trace)!} ${JSON.stringify([trace.labels, trace.question, subsetOf(trace)])}`,
+        ),
+      )
+    : undefined;
 
   for (const methodName of options.methods) {
     const method = methodKey(methodName, options.llm);

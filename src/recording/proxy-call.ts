@@ -94,12 +94,15 @@ function sendAnswer(response: ServerResponse, api: WireApi, answer: Answer, open
   }
   if (answer.kind === 'drop') {
     response.destroy();
-    const end = {
-      error: answer.message,
-      noReply: 'dropped' as const,
-      answeredBy: 'recording' as const,
-    };
-    finish({ ...end, durationMs: performance.now() - started }, 'dropped');
+    finish(
+      {
+        error: answer.message,
+        noReply: 'dropped',
+        answeredBy: 'recording',
+        durationMs: performance.now() - started,
+      },
+      'dropped',
+    );
     return;
   }
   response.writeHead(answer.status, {
