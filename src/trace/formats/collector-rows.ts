@@ -37,6 +37,7 @@ import {
   column,
   isRow,
   rowsOf,
+  type FoundRows,
   type PlacedRow,
   type Row,
 } from './collector-rows-layout.js';
@@ -104,7 +105,10 @@ function resourceSpansOf(placed: PlacedRow, file: string) {
   const service = column(row.ServiceName, row.service_name);
   if (service && resource['service.name'] === undefined) resource['service.name'] = service;
   const start = nanosOfTime(column(row.Timestamp, row.timestamp, row.start_time));
-  const duration = durationNanos(column(row.Duration, row.duration));
+  const end = nanosOfTime(column(row.EndTime, row.end_time));
+  const duration =
+    durationNanos(column(row.Duration, row.duration)) ??
+    (start > 0n && end >= start ? end - start : undefined);
   const code = statusCode(column(row.StatusCode, row.status_code));
   const message = column(row.StatusMessage, row.status_message);
   const span = {
@@ -167,6 +171,15 @@ async function traceOf(
   return { ...trace, format: NAME, metadata };
 }
 
+/** What a file that holds no span rows holds instead, for the forced format's error. */
+function notRows(found: FoundRows | undefined): string {
+  const expected =
+    'expected span rows (a list of rows, {"data": [rows]}, {"trace_id": ..., "spans": [rows]} or JSON Lines of rows; a row has span_id and span_name)';
+  if (found?.unwrapped)
+    return `${expected}; found one object with keys ${Object.keys(found.unwrapped).slice(0, 8).join(', ') || '(none)'} and no list of rows`;
+  return found ? `${expected}; the list of rows is empty` : expected;
+}
+
 export const collectorRowsFormat: TraceFormat = {
   name: NAME,
   description:
@@ -177,11 +190,11 @@ export const collectorRowsFormat: TraceFormat = {
   },
   async parse(input, context) {
     const found = rowsOf(input);
-    if (!found || found.rows.length === 0)
-      throw new TraceFormatError(context.file, 'expected span rows', { format: NAME });
+    if (!found || found.rows.length === 0 || found.unwrapped)
+      throw new TraceFormatError(context.file, notRows(found), { format: NAME });
     const rows: PlacedRow[] = [];
     found.rows.forEach((row, index) =>
-      collectRows(row, found.position(index), { traceId: '' }, context.file, rows),
+      collectRows(row, found.position(index), { traceId: found.traceId ?? '' }, context.file, rows),
     );
     const byTrace = new Map<string, PlacedRow[]>();
     for (const row of rows) {
