@@ -86,7 +86,7 @@ function neutral(span: FlatSpan, agents: ReadonlyMap<string, string>): NeutralSp
   } else if (kind === 'TOOL') {
     out.kind = 'tool';
     out.name = String(span.attributes['tool.name'] ?? span.name);
-    const args = textOf(span.attributes['input.value']);
+    const args = toolArguments(span.attributes['input.value']);
     const result = textOf(span.attributes['output.value']);
     out.content = [args ? `${out.name}(${args})` : '', result].filter(Boolean).join('\n');
     const id = span.attributes['tool_call.id'];
@@ -104,12 +104,33 @@ function neutral(span: FlatSpan, agents: ReadonlyMap<string, string>): NeutralSp
 }
 
 /**
- * The run's task: smolagents' `smolagents.task`, else the root's `input.value`, the `task` of the
+ * A tool span's arguments. smolagents writes the bound arguments of `Tool.__call__` as JSON,
+ * `{"args": [], "sanitize_inputs_outputs": true, "kwargs": {...}}`: the call's arguments are the
+ * `kwargs` (with `args` where positional ones were passed).
+ */
+function toolArguments(value: unknown): string {
+  const parsed = parseJsonOr(value);
+  if (isObject(parsed) && isObject(parsed.kwargs) && 'sanitize_inputs_outputs' in parsed) {
+    const positional = Array.isArray(parsed.args) ? parsed.args : [];
+    return argumentsText(
+      positional.length > 0 ? { args: positional, kwargs: parsed.kwargs } : parsed.kwargs,
+    );
+  }
+  return textOf(value);
+}
+
+/**
+ * The run's task: smolagents' `smolagents.task`, a root model call's last user message, else the root's `input.value`, the `task` of the
  * arguments smolagents writes there as JSON (`{"task": ..., "stream": false, ...}`) or its text.
  */
 function taskOf(attributes: Record<string, unknown>): string {
   const task = attributes['smolagents.task'];
   if (typeof task === 'string' && task.trim()) return task;
+  // A run that is a model call: what the user asked it last.
+  const asked = [...indexed(attributes, 'llm.input_messages').values()]
+    .filter((message) => message['message.role'] === 'user')
+    .at(-1)?.['message.content'];
+  if (typeof asked === 'string' && asked.trim()) return asked;
   const input = parseJsonOr(attributes['input.value']);
   if (isObject(input) && typeof input.task === 'string') return input.task;
   return textOf(attributes['input.value']);
@@ -141,7 +162,8 @@ export const openInferenceFormat: TraceFormat = {
   parse(input, context) {
     const spans = flatSpans(input, context.file);
     const ids = new Set(spans.map((span) => span.spanId));
-    const root = spans.find((span) => !span.parentId || !ids.has(span.parentId));
+    const roots = spans.filter((span) => !span.parentId || !ids.has(span.parentId));
+    const root = roots[0];
     const question = root ? taskOf(root.attributes) : '';
     const agents = agentNames(spans);
     const fromSpans = stepsFromSpans(spans.map((span) => neutral(span, agents)));
@@ -154,6 +176,8 @@ export const openInferenceFormat: TraceFormat = {
         format: NAME,
         source: context.file,
         ...(question ? { question } : {}),
+        // A run whose outermost span failed ended on that failure.
+        outcome: roots.some((span) => span.error) ? 'failure' : 'unknown',
         steps,
         ...(note.note ? { metadata: note } : {}),
       }),
