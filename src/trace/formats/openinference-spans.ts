@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { TraceFormatError } from '../../errors.js';
 import { isObject, validate } from '../format.js';
 import { decodeOtlp, isOtlp } from '../otlp.js';
+import { isRow, rowsOf } from './collector-rows-layout.js';
 import type { RawInput } from '../read-input.js';
 import { sortKeyOfTime } from '../spans.js';
 
@@ -77,6 +78,13 @@ export function flatSpans(input: RawInput, file: string): FlatSpan[] {
       ...(span.error ? { error: span.error } : {}),
     }));
   }
+  const rows = rowsOf(input);
+  if (rows && rows.rows.length > 0 && isRow(rows.rows[0]))
+    throw new TraceFormatError(
+      file,
+      'these are span rows (span_id, span_name, span_attributes), not OTLP/JSON or Phoenix REST spans; read them with --format collector-rows, which reads their OpenInference attributes',
+      { format: NAME },
+    );
   const phoenix = validate(phoenixSchema, input.value, { file, format: NAME });
   return phoenix.data.map((span) => {
     const attributes = flatten(span.attributes ?? {});
