@@ -1,9 +1,10 @@
 /**
  * Span rows of the OpenTelemetry Collector's ClickHouse exporter (its `otel_traces` table) and of
  * the tools built on it: a JSON list of rows, JSON Lines (ClickHouse `JSONEachRow`, one row a
- * line), ClickHouse's `FORMAT JSON` answer (`{meta, data: [rows]}`), or trees whose rows nest their
- * children in `child_spans`. Columns are read in the exporter's PascalCase or the tools'
- * snake_case:
+ * line), ClickHouse's `FORMAT JSON` answer (`{meta, data: [rows]}`), a vendor's span export
+ * (`{trace_id, spans: [rows]}`, the wrapper's trace id for rows that name none), or trees whose rows
+ * nest their children in `child_spans`. Columns are read in the exporter's PascalCase or the
+ * tools' snake_case:
  *
  * - `TraceId`/`trace_id`; a nested row without one takes its parent's. One trace per trace id.
  * - `SpanId`/`span_id` (required), `ParentSpanId`/`parent_span_id` (a nested row's parent is the
@@ -11,7 +12,8 @@
  * - `Timestamp`/`timestamp`/`start_time`: ClickHouse `DateTime64` text
  *   (`2026-05-01 10:00:00.123456789`, UTC unless it has a zone), ISO 8601, or an epoch number (or
  *   numeric text) in seconds, milliseconds, microseconds or nanoseconds, told apart by size.
- * - `Duration`/`duration`: nanoseconds, a number or numeric text.
+ * - `Duration`/`duration`: nanoseconds, a number or numeric text; else `EndTime`/`end_time` less
+ *   the start.
  * - `SpanAttributes`/`span_attributes`, `ResourceAttributes`/`resource_attributes`: a map as an
  *   object or as JSON text of one (ClickHouse maps hold every value as text, as the conventions'
  *   readers expect of JSON-valued attributes).
@@ -183,7 +185,7 @@ function notRows(found: FoundRows | undefined): string {
 export const collectorRowsFormat: TraceFormat = {
   name: NAME,
   description:
-    'OpenTelemetry Collector span rows (ClickHouse otel_traces; flat, JSON Lines or nested child_spans)',
+    "span rows: the OpenTelemetry Collector's (ClickHouse otel_traces) and vendors' span exports ({trace_id, spans}; flat, JSON Lines or nested child_spans)",
   detect(input) {
     const found = rowsOf(input);
     return found !== undefined && found.rows.length > 0 && isRow(found.rows[0]);
