@@ -58,8 +58,11 @@ export function buildTrace(draft: DraftTrace): Trace {
   const agents = new Map<string, AgentInfo>();
   for (const step of steps) {
     const known = agents.get(step.agent);
-    if (known) known.steps += 1;
-    else agents.set(step.agent, { name: step.agent, role: step.role, steps: 1 });
+    if (known) {
+      known.steps += 1;
+      // An agent that also speaks is an agent, whatever its first step was (a failure, a relay).
+      if (step.role === 'agent') known.role = 'agent';
+    } else agents.set(step.agent, { name: step.agent, role: step.role, steps: 1 });
   }
 
   const trace: Trace = {

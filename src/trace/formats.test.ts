@@ -51,6 +51,10 @@ const EXPECTED_FORMAT: Record<string, string> = {
   'phoenix-rest-spans.json': 'openinference',
   'smolagents-memory-steps.json': 'smolagents',
   'smolagents-tool-calling.json': 'smolagents',
+  'span-export-duplicate-span.json': 'collector-rows',
+  'span-export-harness-only.json': 'collector-rows',
+  'span-export-smolagents-code-agent.json': 'collector-rows',
+  'span-export-smolagents-managed.json': 'collector-rows',
   'tau-bench-results.json': 'messages',
   'whowhen-algorithm-generated.json': 'who-and-when',
   'whowhen-hand-crafted-magentic-one.json': 'who-and-when',
@@ -128,6 +132,9 @@ const NEGATIVE: Record<string, RegExp> = {
   'otel-missing-span-id.json': /spans\[0\]\.spanId: missing spanId/,
   'otlp-attribute-nested-too-deep.json':
     /at resourceSpans\[0\]\.scopeSpans\[0\]\.spans\[0\]\.attributes\[1\]…: arrays and objects nest more than 256 levels/,
+  // A vendor's {trace_id, spans} export: the nested row is named by its place in the tree.
+  'span-export-row-missing-span-id.json':
+    /\(collector-rows\) at spans\[0\]\.child_spans\[1\]: the row names no span id \(SpanId or span_id\)/,
   'truncated.json': /the JSON ends too early/,
   'unknown-shape.json': /unrecognised trace format \(top-level keys: foo, bar\)/,
   'who-and-when-bad-content.json': /\(who-and-when\) at history\[1\]\.content: content is number/,

@@ -142,6 +142,15 @@ export function isOtlp(value: unknown): value is { resourceSpans: unknown[] } {
   return isObject(value) && Array.isArray(value.resourceSpans);
 }
 
+/** `type: message` of the span's first `exception` event (OTel's record of a raised error). */
+function exceptionText(events: OtlpSpan['events']): string {
+  const exception = events.find((event) => event.name === 'exception')?.attributes;
+  if (!exception) return '';
+  const type = exception['exception.type'];
+  const message = exception['exception.message'];
+  return [type, message].filter((part) => typeof part === 'string' && part).join(': ');
+}
+
 /** All spans of an OTLP/JSON document, validated, in document order. */
 export function decodeOtlp(value: unknown, context: { file: string; format: string }): OtlpSpan[] {
   const envelope = validate(envelopeSchema, value, context);
@@ -172,7 +181,10 @@ export function decodeOtlp(value: unknown, context: { file: string; format: stri
         };
         if (span.parentSpanId) decoded.parentSpanId = span.parentSpanId;
         if (failed)
-          decoded.error = span.status?.message || String(attributes['error.type'] ?? 'error');
+          decoded.error =
+            span.status?.message ||
+            exceptionText(decoded.events) ||
+            String(attributes['error.type'] ?? 'error');
         spans.push(decoded);
       });
     });

@@ -5,6 +5,7 @@
  */
 import type { DraftStep } from './build-trace.js';
 import type { SpanInfo, StepLogprobs, ToolCall, ToolResult } from './model.js';
+import { spanTree, walkSpanTree } from './span-tree.js';
 import { callsText } from './step-text.js';
 
 /** A span reduced to what step-building needs. */
@@ -99,104 +100,149 @@ export function isoOfMillis(millis: number): string | undefined {
   return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
 }
 
+/** The speaker of a model call, or of a failure, that no agent span encloses: no agent is named. */
+export const NO_AGENT = '(no agent)';
+
 /**
- * Orders spans by start time and turns them into steps: model calls speak for their enclosing
- * agent, tool spans are tool steps, handoffs are the handing agent's step, and an agent span
- * yields a step of its own only when no model call inside it already spoke. A tool span whose
- * agent has not spoken since another agent did (its model call is not exported: the OpenAI Agents
- * SDK's Responses API records no content) is preceded by that agent's step making the call, so
- * the call is the caller's turn and a failing tool output follows the agent that made the call,
- * not the one that spoke before it.
+ * `{ note }` saying so when every agent step of a run is a model call outside any agent span (a
+ * harness's own calls): the run names no agent, and its steps are listed under NO_AGENT rather
+ * than under a model's name.
  */
-export function stepsFromSpans(spans: readonly NeutralSpan[]): DraftStep[] {
-  const byId = new Map(spans.map((span) => [span.id, span]));
-  const enclosingAgent = (span: NeutralSpan): string | undefined => {
+export function noAgentNote(steps: readonly DraftStep[]): { note?: string } {
+  const agentSteps = steps.filter((step) => step.role === 'agent');
+  return agentSteps.length > 0 && agentSteps.every((step) => step.speaker === NO_AGENT)
+    ? {
+        note: `no agent span: every model call is outside any agent (a harness's calls), listed as "${NO_AGENT}"`,
+      }
+    : {};
+}
+
+/** Adds a container's error to the step of the child that raised it, unless it says it already. */
+function withContainerError(step: DraftStep, error: string): void {
+  if (step.error === error || step.content.includes(error)) return;
+  step.content = [step.content, `[error] ${error}`].filter((part) => part.length > 0).join('\n');
+  step.error ??= error;
+}
+
+/** The agent enclosing each span, and the agent spans some model call inside of speaks for. */
+function agentsAbove(byId: ReadonlyMap<string, NeutralSpan>) {
+  /** The agent spans above a span, nearest first (a parent cycle is read once). */
+  const ancestors = function* (span: NeutralSpan) {
     const seen = new Set<string>();
     let current = span.parentId ? byId.get(span.parentId) : undefined;
     while (current && !seen.has(current.id)) {
-      if (current.kind === 'agent') return current.name;
       seen.add(current.id);
+      if (current.kind === 'agent') yield current;
       current = current.parentId ? byId.get(current.parentId) : undefined;
     }
-    return undefined;
   };
   const agentsWithModelCalls = new Set<string>();
-  for (const span of spans) {
-    if (span.kind !== 'llm') continue;
-    let current = span.parentId ? byId.get(span.parentId) : undefined;
-    const seen = new Set<string>();
-    while (current && !seen.has(current.id)) {
-      seen.add(current.id);
-      if (current.kind === 'agent') agentsWithModelCalls.add(current.id);
-      current = current.parentId ? byId.get(current.parentId) : undefined;
-    }
-  }
+  for (const span of byId.values())
+    if (span.kind === 'llm')
+      for (const agent of ancestors(span)) agentsWithModelCalls.add(agent.id);
+  const enclosingAgent = (span: NeutralSpan): string | undefined => {
+    for (const agent of ancestors(span)) return agent.name;
+    return undefined;
+  };
+  return { enclosingAgent, agentsWithModelCalls };
+}
 
-  const ordered = spans
-    .map((span, order) => ({ span, order }))
-    .sort((left, right) =>
-      left.span.start < right.span.start
-        ? -1
-        : left.span.start > right.span.start
-          ? 1
-          : left.order - right.order,
-    );
-
+/**
+ * Turns spans into steps in causal order, walking the span tree (span-tree.ts): siblings in start
+ * order, each span id once. Model calls speak for their enclosing agent, tool spans are tool
+ * steps, handoffs are the handing agent's step. A container (an agent's run, a framework's step or
+ * chain span) is structure: what it says itself (an agent span's output where no model call inside
+ * it spoke) comes after its children, and its error goes with the child that raised it (the last
+ * step inside it, when that step failed) or, when none did, after its children. A tool span whose
+ * agent has not spoken since another agent did (its model call is not exported: the OpenAI Agents
+ * SDK's Responses API records no content) is preceded by that agent's step making the call, so the
+ * call is the caller's turn and a failing tool output follows the agent that made the call.
+ */
+export function stepsFromSpans(spans: readonly NeutralSpan[]): DraftStep[] {
+  const tree = spanTree(spans);
+  const { enclosingAgent, agentsWithModelCalls } = agentsAbove(tree.byId);
   const steps: DraftStep[] = [];
   // Who spoke last among the agents (tool steps aside).
   let lastAgent: string | undefined;
-  for (const { span } of ordered) {
+  const push = (step: DraftStep) => {
+    steps.push(step);
+    if (step.role === 'agent') lastAgent = step.speaker;
+  };
+  // Where each container's steps begin.
+  const firstStep = new Map<NeutralSpan, number>();
+  const baseOf = (span: NeutralSpan, error: string | undefined) => {
     const base: Partial<DraftStep> = { span: spanInfo(span) };
     if (span.timestamp) base.timestamp = span.timestamp;
-    if (span.error) base.error = span.error;
+    if (error) base.error = error;
     if (span.toolCalls?.length) base.toolCalls = span.toolCalls;
     if (span.toolResults?.length) base.toolResults = span.toolResults;
     if (span.logprobs) base.logprobs = span.logprobs;
-    const errorLine = span.error ? `[error] ${span.error}` : '';
-    const content = [span.content, errorLine].filter((part) => part.length > 0).join('\n');
-    switch (span.kind) {
-      case 'llm':
-        steps.push({ ...base, speaker: enclosingAgent(span) ?? span.name, role: 'agent', content });
-        break;
-      case 'tool': {
-        const caller = span.call && enclosingAgent(span);
-        if (span.call && caller !== undefined && caller !== lastAgent)
-          steps.push({
-            ...(span.timestamp ? { timestamp: span.timestamp } : {}),
-            speaker: caller,
-            role: 'agent',
-            content: callsText([span.call]),
-            toolCalls: [span.call],
-          });
-        steps.push({ ...base, speaker: span.name, role: 'tool', content });
-        break;
-      }
-      case 'handoff':
-        steps.push({
-          ...base,
-          speaker: span.name,
+    return base;
+  };
+  const contentOf = (text: string, error: string | undefined) =>
+    [text, error ? `[error] ${error}` : ''].filter((part) => part.length > 0).join('\n');
+
+  const enter = (span: NeutralSpan) => {
+    firstStep.set(span, steps.length);
+    const base = baseOf(span, span.error);
+    const content = contentOf(span.content, span.error);
+    if (span.kind === 'llm')
+      push({ ...base, speaker: enclosingAgent(span) ?? span.name, role: 'agent', content });
+    else if (span.kind === 'handoff')
+      push({
+        ...base,
+        speaker: span.name,
+        role: 'agent',
+        content: content || `handoff to ${span.target ?? 'another agent'}`,
+      });
+    else if (span.kind === 'tool') {
+      const caller = span.call && enclosingAgent(span);
+      if (span.call && caller !== undefined && caller !== lastAgent)
+        push({
+          ...(span.timestamp ? { timestamp: span.timestamp } : {}),
+          speaker: caller,
           role: 'agent',
-          content: content || `handoff to ${span.target ?? 'another agent'}`,
+          content: callsText([span.call]),
+          toolCalls: [span.call],
         });
-        break;
-      case 'agent':
-        if (!agentsWithModelCalls.has(span.id) && (content.length > 0 || span.error)) {
-          steps.push({ ...base, speaker: span.name, role: 'agent', content });
-        }
-        break;
-      case 'other':
-        if (span.error)
-          steps.push({
-            ...base,
-            speaker: enclosingAgent(span) ?? span.name,
-            role: 'system',
-            content,
-          });
-        break;
     }
-    const last = steps.at(-1);
-    if (last?.role === 'agent') lastAgent = last.speaker;
-  }
+  };
+
+  const leave = (span: NeutralSpan) => {
+    if (span.kind === 'tool') {
+      push({
+        ...baseOf(span, span.error),
+        speaker: span.name,
+        role: 'tool',
+        content: contentOf(span.content, span.error),
+      });
+      return;
+    }
+    if (span.kind !== 'agent' && span.kind !== 'other') return;
+    // A container's error goes with the child that raised it: the last step inside, if it failed.
+    const last = steps.length > (firstStep.get(span) ?? steps.length) ? steps.at(-1) : undefined;
+    const raisedBy = span.error && last?.error ? last : undefined;
+    if (raisedBy) withContainerError(raisedBy, span.error!);
+    const error = raisedBy ? undefined : span.error;
+    const said = span.kind === 'agent' && !agentsWithModelCalls.has(span.id) ? span.content : '';
+    if (!said && !error) return;
+    const step = baseOf(span, error);
+    // After its children, the container's step is as late as its end, where that is known.
+    if (firstStep.get(span) !== steps.length) {
+      const end = span.end !== undefined ? isoOfNanos(span.end) : undefined;
+      if (end) step.timestamp = end;
+      else delete step.timestamp;
+    }
+    push({
+      ...step,
+      speaker: span.kind === 'agent' ? span.name : (enclosingAgent(span) ?? span.name),
+      // An agent's words or failure are its turn; a failure no step of a chain raised, the run's.
+      role: span.kind === 'agent' ? 'agent' : 'system',
+      content: contentOf(said, error),
+    });
+  };
+
+  walkSpanTree(tree, { enter, leave });
   return steps;
 }
 

@@ -41,6 +41,8 @@ const rowSchema = z.object({
   Timestamp: time,
   timestamp: time,
   start_time: time,
+  end_time: time,
+  EndTime: time,
   Duration: time,
   duration: time,
   ServiceName: text,
@@ -73,25 +75,48 @@ export interface PlacedRow {
   parentId?: string;
 }
 
-/** True for an object with the columns every span row has: a trace id and a span name. */
+/**
+ * True for an object with the columns every span row has: a span name, and a trace or span id (a
+ * row of a vendor's `{trace_id, spans}` export may leave the trace id to the wrapper).
+ */
 export const isRow = (value: unknown): boolean =>
   isObject(value) &&
-  ('TraceId' in value || 'trace_id' in value) &&
+  ('TraceId' in value || 'trace_id' in value || 'SpanId' in value || 'span_id' in value) &&
   ('SpanName' in value || 'span_name' in value);
 
+/** The lists of rows a file may wrap its rows in: ClickHouse's `{meta, data}`, a vendor's `{trace_id, spans}`. */
+const WRAPPERS = ['data', 'spans'] as const;
+
+/** A file's top-level rows, how to name the place of each, and the trace id a wrapper gives them. */
+export interface FoundRows {
+  rows: unknown[];
+  position: (index: number) => string;
+  /** The wrapper's `trace_id`/`TraceId`, for rows that name none. */
+  traceId?: string;
+  /** The top-level object, when the file is one that is neither a row nor a wrapper of rows. */
+  unwrapped?: Record<string, unknown>;
+}
+
 /** A file's top-level rows and how to name the place of each. */
-export function rowsOf(
-  input: RawInput,
-): { rows: unknown[]; position: (index: number) => string } | undefined {
+export function rowsOf(input: RawInput): FoundRows | undefined {
   if (input.kind === 'jsonl')
     return { rows: input.records, position: (index) => itemPosition(JSON_LINES, index) };
   if (input.kind !== 'json') return undefined;
   const { value } = input;
   if (Array.isArray(value)) return { rows: value, position: (index) => `[${index}]` };
   if (!isObject(value)) return undefined;
-  if (!isRow(value) && Array.isArray(value.data))
-    return { rows: value.data, position: (index) => itemPosition('data', index) };
-  return { rows: [value], position: () => '' };
+  if (!isRow(value))
+    for (const field of WRAPPERS) {
+      const rows = value[field];
+      if (!Array.isArray(rows)) continue;
+      const traceId = column(value.trace_id, value.TraceId, value.traceId);
+      return {
+        rows,
+        position: (index) => itemPosition(field, index),
+        ...(typeof traceId === 'string' ? { traceId } : {}),
+      };
+    }
+  return { rows: [value], position: () => '', ...(isRow(value) ? {} : { unwrapped: value }) };
 }
 
 /** The first of a column's spellings that holds a value (an empty id counts as none). */

@@ -1,9 +1,10 @@
 /**
  * Span rows of the OpenTelemetry Collector's ClickHouse exporter (its `otel_traces` table) and of
  * the tools built on it: a JSON list of rows, JSON Lines (ClickHouse `JSONEachRow`, one row a
- * line), ClickHouse's `FORMAT JSON` answer (`{meta, data: [rows]}`), or trees whose rows nest their
- * children in `child_spans`. Columns are read in the exporter's PascalCase or the tools'
- * snake_case:
+ * line), ClickHouse's `FORMAT JSON` answer (`{meta, data: [rows]}`), a vendor's span export
+ * (`{trace_id, spans: [rows]}`, the wrapper's trace id for rows that name none), or trees whose rows
+ * nest their children in `child_spans`. Columns are read in the exporter's PascalCase or the
+ * tools' snake_case:
  *
  * - `TraceId`/`trace_id`; a nested row without one takes its parent's. One trace per trace id.
  * - `SpanId`/`span_id` (required), `ParentSpanId`/`parent_span_id` (a nested row's parent is the
@@ -11,7 +12,8 @@
  * - `Timestamp`/`timestamp`/`start_time`: ClickHouse `DateTime64` text
  *   (`2026-05-01 10:00:00.123456789`, UTC unless it has a zone), ISO 8601, or an epoch number (or
  *   numeric text) in seconds, milliseconds, microseconds or nanoseconds, told apart by size.
- * - `Duration`/`duration`: nanoseconds, a number or numeric text.
+ * - `Duration`/`duration`: nanoseconds, a number or numeric text; else `EndTime`/`end_time` less
+ *   the start.
  * - `SpanAttributes`/`span_attributes`, `ResourceAttributes`/`resource_attributes`: a map as an
  *   object or as JSON text of one (ClickHouse maps hold every value as text, as the conventions'
  *   readers expect of JSON-valued attributes).
@@ -37,6 +39,7 @@ import {
   column,
   isRow,
   rowsOf,
+  type FoundRows,
   type PlacedRow,
   type Row,
 } from './collector-rows-layout.js';
@@ -104,7 +107,10 @@ function resourceSpansOf(placed: PlacedRow, file: string) {
   const service = column(row.ServiceName, row.service_name);
   if (service && resource['service.name'] === undefined) resource['service.name'] = service;
   const start = nanosOfTime(column(row.Timestamp, row.timestamp, row.start_time));
-  const duration = durationNanos(column(row.Duration, row.duration));
+  const end = nanosOfTime(column(row.EndTime, row.end_time));
+  const duration =
+    durationNanos(column(row.Duration, row.duration)) ??
+    (start > 0n && end >= start ? end - start : undefined);
   const code = statusCode(column(row.StatusCode, row.status_code));
   const message = column(row.StatusMessage, row.status_message);
   const span = {
@@ -167,21 +173,30 @@ async function traceOf(
   return { ...trace, format: NAME, metadata };
 }
 
+/** What a file that holds no span rows holds instead, for the forced format's error. */
+function notRows(found: FoundRows | undefined): string {
+  const expected =
+    'expected span rows (a list of rows, {"data": [rows]}, {"trace_id": ..., "spans": [rows]} or JSON Lines of rows; a row has span_id and span_name)';
+  if (found?.unwrapped)
+    return `${expected}; found one object with keys ${Object.keys(found.unwrapped).slice(0, 8).join(', ') || '(none)'} and no list of rows`;
+  return found ? `${expected}; the list of rows is empty` : expected;
+}
+
 export const collectorRowsFormat: TraceFormat = {
   name: NAME,
   description:
-    'OpenTelemetry Collector span rows (ClickHouse otel_traces; flat, JSON Lines or nested child_spans)',
+    "span rows: the OpenTelemetry Collector's (ClickHouse otel_traces) and vendors' span exports ({trace_id, spans}; flat, JSON Lines or nested child_spans)",
   detect(input) {
     const found = rowsOf(input);
     return found !== undefined && found.rows.length > 0 && isRow(found.rows[0]);
   },
   async parse(input, context) {
     const found = rowsOf(input);
-    if (!found || found.rows.length === 0)
-      throw new TraceFormatError(context.file, 'expected span rows', { format: NAME });
+    if (!found || found.rows.length === 0 || found.unwrapped)
+      throw new TraceFormatError(context.file, notRows(found), { format: NAME });
     const rows: PlacedRow[] = [];
     found.rows.forEach((row, index) =>
-      collectRows(row, found.position(index), { traceId: '' }, context.file, rows),
+      collectRows(row, found.position(index), { traceId: found.traceId ?? '' }, context.file, rows),
     );
     const byTrace = new Map<string, PlacedRow[]>();
     for (const row of rows) {

@@ -16,7 +16,13 @@ import {
 } from '../format.js';
 import { callsText } from '../step-text.js';
 import type { RawInput } from '../read-input.js';
-import { sortKeyOfTime, stepsFromSpans, setModelUsage, type NeutralSpan } from '../spans.js';
+import {
+  NO_AGENT,
+  sortKeyOfTime,
+  stepsFromSpans,
+  setModelUsage,
+  type NeutralSpan,
+} from '../spans.js';
 import { requireSteps } from '../chat-messages.js';
 
 const NAME = 'openai-agents';
@@ -115,18 +121,14 @@ export const openAiAgentsFormat: TraceFormat = {
           out.kind = 'agent';
           break;
         case 'generation':
-          Object.assign(
-            out,
-            { kind: 'llm', name: data.model ?? 'model' },
-            generationOutput(data.output),
-          );
+          Object.assign(out, { kind: 'llm', name: NO_AGENT }, generationOutput(data.output));
           break;
         case 'response': {
           // Content is only exported by custom processors; otherwise the step says so.
           const response = isObject(data.response) ? data.response : undefined;
           Object.assign(out, {
             kind: 'llm',
-            name: 'model',
+            name: NO_AGENT,
             content: response
               ? textOf(response.output_text ?? response.output)
               : '(model response; content not exported)',

@@ -3,122 +3,26 @@
  * or as Phoenix's REST `GET /v1/projects/{p}/spans` answer. Kinds come from
  * `openinference.span.kind`; LLM messages are flattened as `llm.output_messages.{i}.message.*`.
  */
-import { z } from 'zod';
-import { TraceFormatError } from '../../errors.js';
 import { buildTrace } from '../build-trace.js';
-import { argumentsText, isObject, textOf, validate, type TraceFormat } from '../format.js';
+import { argumentsText, isObject, parseJsonOr, textOf, type TraceFormat } from '../format.js';
 import { callsText } from '../step-text.js';
 import type { ToolCall } from '../model.js';
-import { decodeOtlp, isOtlp, someString } from '../otlp.js';
+import { isOtlp, someString } from '../otlp.js';
 import type { RawInput } from '../read-input.js';
 import {
   isoOfNanos,
-  sortKeyOfTime,
+  NO_AGENT,
+  noAgentNote,
   stepsFromSpans,
   setModelUsage,
   withQuestionStep,
   type NeutralSpan,
 } from '../spans.js';
 import { requireSteps } from '../chat-messages.js';
+import { agentNames } from './openinference-agents.js';
+import { flatSpans, indexed, SPAN_KIND, type FlatSpan } from './openinference-spans.js';
 
 const NAME = 'openinference';
-/** The attribute that marks an OpenInference span. */
-const SPAN_KIND = 'openinference.span.kind';
-
-/** One span with attributes already as a flat map, whichever envelope it came in. */
-interface FlatSpan {
-  traceId: string;
-  spanId: string;
-  parentId?: string;
-  name: string;
-  start: bigint;
-  end: bigint;
-  attributes: Record<string, unknown>;
-  error?: string;
-}
-
-const phoenixSchema = z.object({
-  data: z.array(
-    z.object({
-      name: z.string().nullish(),
-      context: z.object({ trace_id: z.string().nullish(), span_id: z.string() }),
-      parent_id: z.string().nullish(),
-      span_kind: z.string().nullish(),
-      start_time: z.string().nullish(),
-      end_time: z.string().nullish(),
-      status_code: z.string().nullish(),
-      status_message: z.string().nullish(),
-      attributes: z.record(z.string(), z.unknown()).nullish(),
-    }),
-  ),
-});
-
-/** Phoenix may nest attributes (`{llm: {model_name}}`); flatten to dotted keys. */
-function flatten(
-  value: Record<string, unknown>,
-  prefix = '',
-  out: Record<string, unknown> = {},
-): Record<string, unknown> {
-  for (const [key, inner] of Object.entries(value)) {
-    const path = prefix ? `${prefix}.${key}` : key;
-    if (isObject(inner)) flatten(inner, path, out);
-    else if (Array.isArray(inner) && inner.every(isObject))
-      inner.forEach((item, index) => flatten(item, `${path}.${index}`, out));
-    else out[path] = inner;
-  }
-  return out;
-}
-
-function flatSpans(input: RawInput, file: string): FlatSpan[] {
-  if (input.kind !== 'json')
-    throw new TraceFormatError(file, 'expected JSON spans', { format: NAME });
-  if (isOtlp(input.value)) {
-    return decodeOtlp(input.value, { file, format: NAME }).map((span) => ({
-      traceId: span.traceId,
-      spanId: span.spanId,
-      ...(span.parentSpanId ? { parentId: span.parentSpanId } : {}),
-      name: span.name,
-      start: span.start,
-      end: span.end,
-      attributes: span.attributes,
-      ...(span.error ? { error: span.error } : {}),
-    }));
-  }
-  const phoenix = validate(phoenixSchema, input.value, { file, format: NAME });
-  return phoenix.data.map((span) => {
-    const attributes = flatten(span.attributes ?? {});
-    if (span.span_kind && !attributes[SPAN_KIND]) attributes[SPAN_KIND] = span.span_kind;
-    return {
-      traceId: span.context.trace_id ?? '',
-      spanId: span.context.span_id,
-      ...(span.parent_id ? { parentId: span.parent_id } : {}),
-      name: span.name ?? '',
-      start: sortKeyOfTime(span.start_time),
-      end: sortKeyOfTime(span.end_time),
-      attributes,
-      ...(span.status_code === 'ERROR' ? { error: span.status_message || 'error' } : {}),
-    };
-  });
-}
-
-/** Collects `prefix.{i}.suffix` attributes in index order. */
-function indexed(
-  attributes: Record<string, unknown>,
-  prefix: string,
-): Map<number, Record<string, unknown>> {
-  const out = new Map<number, Record<string, unknown>>();
-  for (const [key, value] of Object.entries(attributes)) {
-    if (!key.startsWith(`${prefix}.`)) continue;
-    const rest = key.slice(prefix.length + 1);
-    const dot = rest.indexOf('.');
-    const index = Number(dot === -1 ? rest : rest.slice(0, dot));
-    if (!Number.isInteger(index)) continue;
-    const entry = out.get(index) ?? {};
-    entry[dot === -1 ? '' : rest.slice(dot + 1)] = value;
-    out.set(index, entry);
-  }
-  return new Map([...out.entries()].sort((left, right) => left[0] - right[0]));
-}
 
 function outputOf(attributes: Record<string, unknown>): { text: string; toolCalls: ToolCall[] } {
   const messages = [...indexed(attributes, 'llm.output_messages').values()];
@@ -140,14 +44,19 @@ function outputOf(attributes: Record<string, unknown>): { text: string; toolCall
   return { text, toolCalls };
 }
 
-function neutral(span: FlatSpan): NeutralSpan {
+/**
+ * A span as step-building reads it. `agents` names the AGENT spans (openinference-agents.ts); a
+ * model call outside any agent, and a chain's failure outside any, are NO_AGENT's, never the
+ * model's or the span's name.
+ */
+function neutral(span: FlatSpan, agents: ReadonlyMap<string, string>): NeutralSpan {
   const kind = String(span.attributes[SPAN_KIND] ?? '').toUpperCase();
   const out: NeutralSpan = {
     id: span.spanId,
     start: span.start,
     end: span.end,
     kind: 'other',
-    name: span.name,
+    name: NO_AGENT,
     content: textOf(span.attributes['output.value']),
   };
   setModelUsage(
@@ -162,30 +71,69 @@ function neutral(span: FlatSpan): NeutralSpan {
   if (span.error) out.error = span.error;
   if (kind === 'AGENT') {
     out.kind = 'agent';
-    out.name = String(
-      span.attributes['agent.name'] ?? span.attributes['graph.node.id'] ?? span.name,
-    );
+    out.name = agents.get(span.spanId) ?? 'agent';
   } else if (kind === 'LLM') {
     const output = outputOf(span.attributes);
     Object.assign(out, {
       kind: 'llm',
-      name: String(span.attributes['llm.model_name'] ?? span.name),
+      name:
+        typeof span.attributes['agent.name'] === 'string'
+          ? span.attributes['agent.name']
+          : NO_AGENT,
       content: output.text,
       toolCalls: output.toolCalls,
     });
   } else if (kind === 'TOOL') {
     out.kind = 'tool';
     out.name = String(span.attributes['tool.name'] ?? span.name);
-    const args = textOf(span.attributes['input.value']);
+    const args = toolArguments(span.attributes['input.value']);
     const result = textOf(span.attributes['output.value']);
     out.content = [args ? `${out.name}(${args})` : '', result].filter(Boolean).join('\n');
     const id = span.attributes['tool_call.id'];
     out.call = { ...(typeof id === 'string' ? { id } : {}), name: out.name, arguments: args };
     out.toolResults = [
-      { ...(typeof id === 'string' ? { id } : {}), name: out.name, content: result },
+      {
+        ...(typeof id === 'string' ? { id } : {}),
+        name: out.name,
+        content: result,
+        ...(span.error ? { isError: true } : {}),
+      },
     ];
   }
   return out;
+}
+
+/**
+ * A tool span's arguments. smolagents writes the bound arguments of `Tool.__call__` as JSON,
+ * `{"args": [], "sanitize_inputs_outputs": true, "kwargs": {...}}`: the call's arguments are the
+ * `kwargs` (with `args` where positional ones were passed).
+ */
+function toolArguments(value: unknown): string {
+  const parsed = parseJsonOr(value);
+  if (isObject(parsed) && isObject(parsed.kwargs) && 'sanitize_inputs_outputs' in parsed) {
+    const positional = Array.isArray(parsed.args) ? parsed.args : [];
+    return argumentsText(
+      positional.length > 0 ? { args: positional, kwargs: parsed.kwargs } : parsed.kwargs,
+    );
+  }
+  return textOf(value);
+}
+
+/**
+ * The run's task: smolagents' `smolagents.task`, a root model call's last user message, else the root's `input.value`, the `task` of the
+ * arguments smolagents writes there as JSON (`{"task": ..., "stream": false, ...}`) or its text.
+ */
+function taskOf(attributes: Record<string, unknown>): string {
+  const task = attributes['smolagents.task'];
+  if (typeof task === 'string' && task.trim()) return task;
+  // A run that is a model call: what the user asked it last.
+  const asked = [...indexed(attributes, 'llm.input_messages').values()]
+    .filter((message) => message['message.role'] === 'user')
+    .at(-1)?.['message.content'];
+  if (typeof asked === 'string' && asked.trim()) return asked;
+  const input = parseJsonOr(attributes['input.value']);
+  if (isObject(input) && typeof input.task === 'string') return input.task;
+  return textOf(attributes['input.value']);
 }
 
 function looksLikeOpenInference(input: RawInput): boolean {
@@ -214,17 +162,24 @@ export const openInferenceFormat: TraceFormat = {
   parse(input, context) {
     const spans = flatSpans(input, context.file);
     const ids = new Set(spans.map((span) => span.spanId));
-    const root = spans.find((span) => !span.parentId || !ids.has(span.parentId));
-    const question = root ? textOf(root.attributes['input.value']) : '';
-    const steps = withQuestionStep(question, stepsFromSpans(spans.map(neutral)));
+    const roots = spans.filter((span) => !span.parentId || !ids.has(span.parentId));
+    const root = roots[0];
+    const question = root ? taskOf(root.attributes) : '';
+    const agents = agentNames(spans);
+    const fromSpans = stepsFromSpans(spans.map((span) => neutral(span, agents)));
+    const steps = withQuestionStep(question, fromSpans);
     requireSteps(steps, context.file, NAME, 'spans');
+    const note = noAgentNote(fromSpans);
     return [
       buildTrace({
         id: root?.traceId || context.id,
         format: NAME,
         source: context.file,
         ...(question ? { question } : {}),
+        // A run whose outermost span failed ended on that failure.
+        outcome: roots.some((span) => span.error) ? 'failure' : 'unknown',
         steps,
+        ...(note.note ? { metadata: note } : {}),
       }),
     ];
   },

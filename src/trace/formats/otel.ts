@@ -15,6 +15,8 @@ import type { StepLogprobs, ToolCall } from '../model.js';
 import { decodeOtlp, isOtlp, someString, type OtlpSpan } from '../otlp.js';
 import {
   isoOfNanos,
+  NO_AGENT,
+  noAgentNote,
   stepsFromSpans,
   setModelUsage,
   withQuestionStep,
@@ -110,7 +112,7 @@ function neutral(span: OtlpSpan): NeutralSpan {
     start: span.start,
     end: span.end,
     kind: 'other',
-    name: span.name,
+    name: NO_AGENT,
     content: '',
   };
   setModelUsage(
@@ -126,15 +128,16 @@ function neutral(span: OtlpSpan): NeutralSpan {
   const outputs = outputMessages(span);
   if (operation === 'invoke_agent') {
     out.kind = 'agent';
+    // The conventions name the span `invoke_agent {gen_ai.agent.name}`.
     out.name = String(
-      span.attributes['gen_ai.agent.name'] ?? span.name.replace(/^invoke_agent\s*/, '') ?? 'agent',
+      span.attributes['gen_ai.agent.name'] ??
+        (span.name.replace(/^invoke_agent\s*/, '') || 'agent'),
     );
     out.content = outputs.map((message) => message.text).join('\n');
   } else if (LLM_OPERATIONS.has(operation)) {
     out.kind = 'llm';
-    out.name = String(
-      span.attributes['gen_ai.agent.name'] ?? span.attributes['gen_ai.request.model'] ?? span.name,
-    );
+    // Outside any agent span, a model call is no agent's: never its model's or span's name.
+    out.name = String(span.attributes['gen_ai.agent.name'] ?? NO_AGENT);
     out.content = outputs.map((message) => message.text).join('\n');
     out.toolCalls = outputs.flatMap((message) => message.toolCalls);
     const logprobs = spanLogprobs(span);
@@ -186,7 +189,8 @@ export const otelFormat: TraceFormat = {
       .filter((span) => LLM_OPERATIONS.has(String(span.attributes['gen_ai.operation.name'])))
       .flatMap(inputMessages)
       .find((message) => message.role === 'user');
-    const steps = withQuestionStep(firstInput?.text, stepsFromSpans(spans.map(neutral)));
+    const fromSpans = stepsFromSpans(spans.map(neutral));
+    const steps = withQuestionStep(firstInput?.text, fromSpans);
     requireSteps(steps, context.file, NAME, 'resourceSpans');
     const service = spans[0]?.resource['service.name'];
     const conversation = spans
@@ -201,6 +205,7 @@ export const otelFormat: TraceFormat = {
         outcome: spans.some((span) => span.error && !span.parentSpanId) ? 'failure' : 'unknown',
         steps,
         metadata: {
+          ...noAgentNote(fromSpans),
           ...(service ? { service } : {}),
           ...(conversation ? { conversationId: conversation } : {}),
         },
