@@ -47,7 +47,7 @@ test("the fix prompt shows a tool-only step's calls once", () => {
     agents: [],
     question: 'How much do 3 widgets cost?',
     steps: [
-      { index: 0, agent: 'user', speaker: 'user', role: 'user', content: 'How much?' },
+      { index: 0, agent: 'user', speaker: 'user', role: 'human', content: 'How much?' },
       {
         index: 1,
         agent: 'researcher',
