@@ -199,7 +199,8 @@ describe('replay', () => {
         step: 1,
         fix: rightCode,
       }),
-      /the replay diverged from the recording of team-1: planner's 1st call \(step 0\) asked something else than when recorded: the recording's last message was "user: Task: What is 17 \* 23 \+ 5\?", now it is "user: Task: What is \(120 - 45\) \/ 5 \* 3\?"/,
+      // Which message differs, and its first differing words on each side.
+      /the replay diverged from the recording of team-1: planner's 1st call \(step 0\) asked something else than when recorded: its message 1 of 1 \(user\) differs: the recording has "…17 \* 23 \+ 5\?", now "…\(120 - 45\) \/ 5 \* 3\?"/,
     );
   });
 
