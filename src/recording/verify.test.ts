@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Attribution } from '../attribution/method.js';
 import { candidateSteps, describeVerification, type Verification } from './verify.js';
+import { describeAttempt } from './verify-summary.js';
 
 const attribution = (
   over: Pick<Attribution, 'candidates'> & Partial<Pick<Attribution, 'step' | 'confidence'>>,
@@ -131,5 +132,33 @@ test('the summary says the verified step, the replays used and whether every ear
   assert.equal(
     describeVerification(none(1, 3)),
     'not verified: no flip in 1 replay of the top 3 candidate steps (the budget ran out; 2 not tried)',
+  );
+});
+
+test('each replay is a line: the step, why it was tried, and whether it flipped', () => {
+  const calls = { recording: 0, fix: 1, upstream: 3 };
+  assert.equal(
+    describeAttempt({
+      status: 'replayed',
+      search: 'candidate',
+      score: 0.9,
+      step: 1,
+      agent: 'coder',
+      flipped: true,
+      run: 'r.json',
+      calls,
+      fix: { text: 'x' },
+    }),
+    'step 1 (coder, score 0.90): flipped',
+  );
+  assert.equal(
+    describeAttempt({
+      status: 'failed',
+      search: 'earlier',
+      step: 0,
+      agent: 'planner',
+      error: 'the replay diverged',
+    }),
+    'step 0 (planner, an earlier step): replay failed: the replay diverged',
   );
 });
