@@ -138,6 +138,13 @@ export interface ReplayProof {
   replays: number;
   /** The replayed run that flipped: its file, or its run id. */
   run: string;
+  /**
+   * Whether a fix at every model call before the step was replayed without a flip, so that the
+   * step is the earliest that flips; absent in results stored before verify searched for it.
+   */
+  earlierAllTried?: boolean;
+  /** The model-call steps before the step that were not replayed (the budget ran out). */
+  earlierUntried?: number[];
 }
 
 /** The answer of the tolerant reading of replies to the paper's prompts. */

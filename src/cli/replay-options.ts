@@ -59,7 +59,7 @@ export function addReplayOptions(command: Command): Command {
     .option('--timeout <seconds>', 'longest the run command, and then the check, may take', '600')
     .option(
       '--lenient',
-      'match calls to the recording by order alone (prompts with times or random ids)',
+      'match calls to the recording by order alone, and agents named by a fingerprint by their role (prompts with times or random ids)',
     )
     .option('--no-store', 'do not store the replayed runs in the database the page reads');
 }

@@ -1,9 +1,10 @@
 /**
  * The fix a replay gives the blamed step in place of what the model said: text, and the tool calls
  * the step should make instead, when it made some. Given on the command line (plain text, or JSON
- * `{"content": …, "toolCalls": [{"name": …, "arguments": …}]}` for a step that calls tools), or
- * written by a model from the task, the run up to the step, the step itself and why it was blamed
- * (AgenTracer's `suggested_fix`).
+ * `{"content": …, "toolCalls": [{"name": …, "arguments": …}]}`, `toolCalls` empty or left out for
+ * a step that only speaks, and `{"text": …}` as replay prints a fix), or written by a model from
+ * the task, the run up to the step, the step itself and why it was blamed (AgenTracer's
+ * `suggested_fix`).
  */
 import { z } from 'zod';
 import { UserError } from '../errors.js';
@@ -33,30 +34,40 @@ const argumentsOf = (value: unknown) =>
 function fromJson(value: unknown): Fix | undefined {
   const parsed = structuredFix.safeParse(value);
   if (!parsed.success) return undefined;
-  const text = parsed.data.content ?? parsed.data.text ?? '';
   const toolCalls = (parsed.data.toolCalls ?? []).map((call) => ({
     name: call.name,
     arguments: argumentsOf(call.arguments),
   }));
+  let text = parsed.data.content ?? parsed.data.text ?? '';
+  // A step that only calls tools shows its calls as its text (callsText); a fix that echoes that
+  // would be replayed as a reply saying `name(arguments)` beside the very calls.
+  if (toolCalls.length > 0 && text.trim() === callsText(toolCalls)) text = '';
   return toolCalls.length > 0 ? { text, toolCalls } : { text };
 }
 
 /**
- * The fix `--fix` gives: JSON `{"content", "toolCalls"}` when it is such an object (with tool
- * calls), else the text itself.
+ * The fix `--fix` gives: its JSON form when it is one (`{"content", "toolCalls"}`, tool calls
+ * empty or left out for a step that only speaks, or `{"text", "toolCalls"}` as replay prints a
+ * fix), else the text itself.
  */
 export function parseFix(value: string): Fix {
   const trimmed = value.trim();
+  if (!trimmed) throw new UserError('--fix is empty: give the text the step should say instead');
+  let json: unknown;
   if (trimmed.startsWith('{')) {
     try {
-      const fix = fromJson(JSON.parse(trimmed));
-      if (fix?.toolCalls) return fix;
+      json = JSON.parse(trimmed);
     } catch {
       // Not JSON: the fix is the text as given.
     }
   }
-  if (!trimmed) throw new UserError('--fix is empty: give the text the step should say instead');
-  return { text: value };
+  const fix = json === undefined ? undefined : fromJson(json);
+  if (!fix) return { text: value };
+  if (!fix.text.trim() && !fix.toolCalls)
+    throw new UserError(
+      '--fix gives neither content nor tool calls: say what the step should say ("content") or call ("toolCalls")',
+    );
+  return fix;
 }
 
 /** A fix as one line for messages. */
@@ -90,10 +101,12 @@ export function fixPrompt(trace: Trace, step: number, reason: string): string {
         `Step ${item.index} - ${item.speaker} (${item.role}):\n${shortened(stepText(item))}\n`,
     ),
     `Step to rewrite: Step ${step} - ${target.speaker} (${target.role})`,
-    'It said:',
-    target.content.trim() || '(nothing)',
   );
-  if (target.toolCalls?.length) lines.push('It called tools:', callsText(target.toolCalls));
+  const calls = target.toolCalls?.length ? callsText(target.toolCalls) : '';
+  // A step that only called tools has its calls as its content: they are shown once, as calls.
+  const said = target.content.trim() === calls ? '' : target.content.trim();
+  lines.push('It said:', said || '(nothing)');
+  if (calls) lines.push('It called tools:', calls);
   lines.push(
     '',
     `Why it was blamed: ${reason}`,

@@ -218,6 +218,7 @@ export async function recordCall(context: ProxyContext, incoming: IncomingCall):
       run: open.runId,
       agent: open.agent,
       agentCall: open.call.call.agentCall,
+      agentSource: open.call.call.agentSource,
       api: incoming.api,
       request: incoming.view,
       fingerprint: open.call.call.request,

@@ -3,8 +3,9 @@
  * answers calls itself (replay) and an injector that changes calls on their way (fault injection).
  */
 import type { proxyGuard } from './guard.js';
-import type { RunClock } from './identify.js';
+import type { AgentSource, RunClock } from './identify.js';
 import type { Recorder } from './recorder.js';
+import type { RequestFingerprint } from './recording.js';
 import type { ReplyView, RequestView, WireApi } from './wire/types.js';
 
 /** A call as a responder sees it. */
@@ -15,8 +16,10 @@ export interface ProxiedCall {
   agentCall: number;
   api: WireApi;
   request: RequestView;
+  /** Where the agent's name came from (a fingerprint of its instructions, say). */
+  agentSource?: AgentSource;
   /** The fingerprint recorded for the call (recording.ts). */
-  fingerprint: { hash: string; last: string };
+  fingerprint: RequestFingerprint;
 }
 
 /** How the proxy answers a call itself. */

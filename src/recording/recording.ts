@@ -44,7 +44,7 @@ export interface RecordedCall {
   startedAt: string;
   durationMs?: number;
   /** A fingerprint of the conversation the call sent, and its last message (shortened). */
-  request: { hash: string; last: string };
+  request: RequestFingerprint;
   /**
    * Absent when no reply came: the upstream could not be reached or dropped the call, or the
    * client went away first.
@@ -89,7 +89,14 @@ const callSchema = z.object({
   model: z.string().nullish(),
   startedAt: z.string(),
   durationMs: z.number().nullish(),
-  request: z.object({ hash: z.string(), last: z.string() }),
+  request: z.object({
+    hash: z.string(),
+    last: z.string(),
+    system: z.string().nullish(),
+    role: z.string().nullish(),
+    instructions: z.string().nullish(),
+    items: z.array(z.string()).nullish(),
+  }),
   response: z
     .object({
       status: z.number().int(),
@@ -136,9 +143,10 @@ export function recordingOf(trace: Trace): Recording | undefined {
     ...(parsed.data.upstream ? { upstream: parsed.data.upstream } : {}),
     startedAt: parsed.data.startedAt,
     calls: parsed.data.calls.map((call) => {
-      const { response, ...rest } = defined(call);
+      const { response, request, ...rest } = defined(call);
       return {
-        ...(rest as Omit<RecordedCall, 'response'>),
+        ...(rest as Omit<RecordedCall, 'response' | 'request'>),
+        request: defined(request) as RequestFingerprint,
         ...(response ? { response: defined(response) as RecordedResponse } : {}),
       };
     }),
@@ -155,11 +163,50 @@ export function preview(text: string): string {
 }
 
 /**
+ * What a recorded call asked, as a replay compares it: a hash of the whole conversation, and the
+ * parts that say where a different request differs.
+ */
+export interface RequestFingerprint {
+  /** The system prompt and conversation: speakers, text, calls and tool outputs. */
+  hash: string;
+  /** The last message, shortened. */
+  last: string;
+  /** A short hash of the system prompt (instructions). */
+  system?: string;
+  /**
+   * A short hash of the system prompt with its numbers and long hex ids masked: the same for an
+   * agent whose instructions hold the time or a random id, so `--lenient` can match it by role.
+   */
+  role?: string;
+  /** The system prompt's first characters, to show where it differs. */
+  instructions?: string;
+  /** A short hash of each message's text (its calls, when it says nothing). */
+  items?: string[];
+}
+
+/** How much of the instructions the recording keeps to show where a replay's differ. */
+export const INSTRUCTIONS_KEPT = 1_000;
+
+/** A short hash of a text. */
+export function shortHash(text: string): string {
+  return createHash('sha256').update(text).digest('hex').slice(0, 10);
+}
+
+/** Instructions with what changes from run to run masked: numbers (times, dates) and hex ids. */
+export function maskVolatile(text: string): string {
+  return text.replace(/\b[0-9a-f]{8,}(?:-[0-9a-f]{4,})*\b/gi, '#').replace(/\d+/g, '0');
+}
+
+/** A message's text as the recording hashes it: its text, else its calls. */
+export const itemText = (item: RequestView['items'][number]) =>
+  item.text || callsText(item.toolCalls ?? []);
+
+/**
  * A fingerprint of what a call asked: its system prompt and conversation (speakers, text, calls
  * and tool outputs). The model name and ids are left out, so the same conversation matches under
  * another model or with ids a framework makes up.
  */
-export function requestFingerprint(view: RequestView): { hash: string; last: string } {
+export function requestFingerprint(view: RequestView): RequestFingerprint {
   const hash = createHash('sha256');
   hash.update(view.system);
   for (const item of view.items) {
@@ -177,6 +224,13 @@ export function requestFingerprint(view: RequestView): { hash: string; last: str
     }
   }
   const last = view.items.at(-1);
-  const lastText = last ? `${last.role}: ${last.text || callsText(last.toolCalls ?? [])}` : '';
-  return { hash: hash.digest('hex').slice(0, 32), last: preview(lastText) };
+  const lastText = last ? `${last.role}: ${itemText(last)}` : '';
+  return {
+    hash: hash.digest('hex').slice(0, 32),
+    last: preview(lastText),
+    system: shortHash(view.system),
+    role: shortHash(maskVolatile(view.system)),
+    instructions: view.system.slice(0, INSTRUCTIONS_KEPT),
+    items: view.items.map((item) => shortHash(itemText(item))),
+  };
 }

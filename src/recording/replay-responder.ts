@@ -4,13 +4,19 @@
  * when it streams as it did), the blamed step's call gets the fix, and every later call goes to
  * the upstream. Before the fix has been given, a call that asks something else than its recorded
  * twin, or that the recording does not have, means the run diverged: it is refused, and the replay
- * reports where.
+ * reports where and what differs (replay-divergence.ts).
+ *
+ * Lenient matching compares no requests, and matches an agent named by a fingerprint of its
+ * instructions (which changes from run to run when they hold the time or an id) by its role
+ * instead: the n-th call of an agent whose instructions, numbers and ids masked, are the same
+ * (in an older recording without that key: the n-th call of any fingerprint-named agent).
  */
 import type { Trace } from '../trace/model.js';
 import { callsText } from '../trace/step-text.js';
 import type { Fix } from './fix.js';
 import type { Answer, ProxiedCall, Responder } from './proxy.js';
 import type { RecordedCall, Recording } from './recording.js';
+import { describeDifference } from './replay-divergence.js';
 
 /** Where a replay left the recording. */
 export interface Divergence {
@@ -32,7 +38,10 @@ export interface ResponderOptions {
   trace: Trace;
   step: number;
   fix: Fix;
-  /** Match calls by order alone, without comparing what they ask. */
+  /**
+   * Match calls by order alone, without comparing what they ask; agents named by a fingerprint
+   * by their role and order.
+   */
   lenient?: boolean;
 }
 
@@ -48,6 +57,11 @@ const ordinal = (index: number) => {
 /** Answers a replay's calls from the recording and the fix. */
 export class ReplayResponder implements Responder {
   private readonly byAgent = new Map<string, RecordedCall[]>();
+  /** Lenient: fingerprint-named agents' recorded calls by role key, and the replay's count of each. */
+  private readonly byRole = new Map<string, RecordedCall[]>();
+  private readonly roleCalls = new Map<string, number>();
+  /** Whether the recording keys fingerprint-named calls by role (older recordings do not). */
+  private readonly roleKeyed: boolean;
   /** The first divergence, if the run left the recording before the fix. */
   divergence: Divergence | undefined;
   fixGiven = false;
@@ -61,26 +75,30 @@ export class ReplayResponder implements Responder {
       list[call.agentCall] = call;
       this.byAgent.set(call.agent, list);
     }
+    const fingerprinted = options.recording.calls.filter(
+      (call) => call.agentSource === 'fingerprint',
+    );
+    this.roleKeyed = fingerprinted.every((call) => call.request.role !== undefined);
+    for (const call of fingerprinted) {
+      const key = this.roleKeyed ? call.request.role! : 'fingerprint';
+      this.byRole.set(key, [...(this.byRole.get(key) ?? []), call]);
+    }
     const target = options.recording.calls.find((call) => call.step === options.step);
     if (!target) throw new Error(`step ${options.step} is not a recorded model call`);
     this.target = target;
   }
 
   answer(call: ProxiedCall): Answer | undefined {
-    const twin = this.byAgent.get(call.agent)?.[call.agentCall];
+    const { twin, missing } = this.twinOf(call);
     if (!twin || twin.step === undefined || twin.step > this.options.step) {
-      if (!twin && !this.fixGiven)
-        return this.diverged(
-          call,
-          `${call.agent} made a ${ordinal(call.agentCall)} call, which the recording does not have before step ${this.options.step} (it has ${this.byAgent.get(call.agent)?.length ?? 0} call${(this.byAgent.get(call.agent)?.length ?? 0) === 1 ? '' : 's'} of ${call.agent}${this.byAgent.has(call.agent) ? '' : '; is the agent named the same way as when recording?'})`,
-        );
+      if (!twin && !this.fixGiven) return this.diverged(call, missing);
       this.counts.upstream += 1;
       return undefined;
     }
     if (!this.options.lenient && twin.request.hash !== call.fingerprint.hash)
       return this.diverged(
         call,
-        `${call.agent}'s ${ordinal(call.agentCall)} call (step ${twin.step}) asked something else than when recorded: the recording's last message was "${twin.request.last}", now it is "${call.fingerprint.last}"`,
+        `${call.agent}'s ${ordinal(call.agentCall)} call (step ${twin.step}) asked something else than when recorded: ${describeDifference(twin, call, this.options.trace)}`,
       );
     if (twin.step === this.options.step) {
       this.fixGiven = true;
@@ -101,6 +119,32 @@ export class ReplayResponder implements Responder {
     }
     this.counts.recording += 1;
     return this.recorded(call, twin);
+  }
+
+  /** The recorded call a call matches, or what the recording lacks when none does. */
+  private twinOf(call: ProxiedCall): { twin: RecordedCall | undefined; missing: string } {
+    const before = `before step ${this.options.step}`;
+    if (this.options.lenient && call.agentSource === 'fingerprint') {
+      const key = this.roleKeyed ? (call.fingerprint.role ?? '') : 'fingerprint';
+      const index = this.roleCalls.get(key) ?? 0;
+      this.roleCalls.set(key, index + 1);
+      const recorded = this.byRole.get(key) ?? [];
+      return {
+        twin: recorded[index],
+        missing: `${call.agent} (named by a fingerprint of its instructions) made the ${ordinal(index)} call of its role, which the recording does not have ${before} (it has ${recorded.length} call${recorded.length === 1 ? '' : 's'} of an agent with these instructions, numbers and ids aside)`,
+      };
+    }
+    const recorded = this.byAgent.get(call.agent);
+    const count = recorded?.length ?? 0;
+    const hint = recorded
+      ? ''
+      : call.agentSource === 'fingerprint' && !this.options.lenient
+        ? '; the name is a fingerprint of its instructions: if they hold the time or an id, --lenient matches the agent by its role and order'
+        : '; is the agent named the same way as when recording?';
+    return {
+      twin: recorded?.[call.agentCall],
+      missing: `${call.agent} made a ${ordinal(call.agentCall)} call, which the recording does not have ${before} (it has ${count} call${count === 1 ? '' : 's'} of ${call.agent}${hint})`,
+    };
   }
 
   /** The recorded reply of a call: as sent when it can be, else written from its step. */

@@ -199,7 +199,8 @@ describe('replay', () => {
         step: 1,
         fix: rightCode,
       }),
-      /the replay diverged from the recording of team-1: planner's 1st call \(step 0\) asked something else than when recorded: the recording's last message was "user: Task: What is 17 \* 23 \+ 5\?", now it is "user: Task: What is \(120 - 45\) \/ 5 \* 3\?"/,
+      // Which message differs, and its first differing words on each side.
+      /the replay diverged from the recording of team-1: planner's 1st call \(step 0\) asked something else than when recorded: its message 1 of 1 \(user\) differs: the recording has "…17 \* 23 \+ 5\?", now "…\(120 - 45\) \/ 5 \* 3\?"/,
     );
   });
 
@@ -281,6 +282,9 @@ describe('verify', () => {
     });
     assert.equal(found.verified?.step, 1);
     assert.equal(found.verified?.agent, 'coder');
+    // The planner's step 0, the one model call before step 1, is ranked before it and did not flip.
+    assert.ok(order.indexOf(0) < order.indexOf(1));
+    assert.equal(found.verified?.earlierAllTried, true);
     assert.equal(found.replays, order.indexOf(1) + 1);
     assert.deepEqual(
       found.attempts.map((attempt) => attempt.step),
@@ -345,12 +349,19 @@ describe('verify', () => {
     const output = JSON.parse(stdout) as {
       step: number;
       agent: string;
-      verified: { step: number; replays: number };
+      verified: { step: number; replays: number; earlierAllTried: boolean };
       replays: number;
+      earlier: { steps: number[]; untried: number[] };
       summary: string;
     };
     assert.deepEqual([output.step, output.agent, output.verified.step], [1, 'coder', 1]);
     assert.equal(output.replays, output.verified.replays);
+    assert.equal(output.verified.earlierAllTried, true);
+    assert.deepEqual([output.earlier.steps, output.earlier.untried], [[0], []]);
+    assert.match(
+      output.summary,
+      /fixes at the one earlier model call were tried and none flipped it$/,
+    );
     assert.match(
       output.summary,
       new RegExp(
@@ -364,5 +375,6 @@ describe('verify', () => {
     assert.equal(repository.getTrace(traceId)!.labels?.byUser, true);
     const [analysis] = repository.listAnalyses({ traceId }).items;
     assert.equal(analysis?.result.verified?.step, 1);
+    assert.equal(analysis?.result.verified?.earlierAllTried, true);
   });
 });

@@ -40,7 +40,10 @@ export interface ReplayOptions {
   store?: RunStore;
   /** Longest the run command, and then the check, may take (default 10 minutes each). */
   timeoutMs?: number;
-  /** Match calls by order alone (a system whose prompts hold times or random ids). */
+  /**
+   * Match calls by order alone (a system whose prompts hold times or random ids), and agents named
+   * by a fingerprint of their instructions by their role (the instructions, numbers and ids masked).
+   */
   lenient?: boolean;
   /** Progress lines (stderr in the CLI). */
   log?: (line: string) => void;
@@ -181,7 +184,7 @@ export async function replay(options: ReplayOptions): Promise<ReplayResult> {
     runExitCode = await runCommand(options.run, environment, timeoutMs, 'run', log);
     if (responder.divergence)
       throw new UserError(
-        `the replay diverged from the recording of ${options.trace.id}: ${responder.divergence.message}. Replay needs the system to make the same calls again: temperature 0 or a seed, the same inputs and code (--lenient matches calls by order alone)`,
+        `the replay diverged from the recording of ${options.trace.id}: ${responder.divergence.message}. Replay needs the system to make the same calls again: temperature 0 or a seed, the same inputs and code (--lenient matches calls by order alone, and agents named by a fingerprint by their role)`,
       );
     if (!responder.fixGiven)
       throw new UserError(

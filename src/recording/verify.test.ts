@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Attribution } from '../attribution/method.js';
 import { candidateSteps, describeVerification, type Verification } from './verify.js';
+import { describeAttempt } from './verify-summary.js';
 
 const attribution = (
   over: Pick<Attribution, 'candidates'> & Partial<Pick<Attribution, 'step' | 'confidence'>>,
@@ -49,19 +50,79 @@ test('a named step missing from the candidates is put first', () => {
   );
 });
 
-test('the summary says the verified step and the replays used, or how many candidates failed to flip', () => {
+test('--top is honoured beyond the candidates the attribution lists: the other model calls follow, first step first', () => {
+  // The offline method lists 3 candidates; --top 7 on a run of 7 model calls considers all 7.
+  const three = attribution({
+    step: 8,
+    candidates: [
+      { step: 8, agent: 'analyst', score: 0.5 },
+      { step: 6, agent: 'researcher', score: 0.3 },
+      { step: 2, agent: 'coordinator', score: 0.1 },
+    ],
+  });
+  const calls = new Map([
+    [0, 'coordinator'],
+    [2, 'coordinator'],
+    [4, 'researcher'],
+    [6, 'researcher'],
+    [8, 'analyst'],
+    [10, 'analyst'],
+    [11, 'coordinator'],
+  ]);
+  assert.deepEqual(
+    candidateSteps(three, calls, 7).map((candidate) => [candidate.step, candidate.agent]),
+    [
+      [8, 'analyst'],
+      [6, 'researcher'],
+      [2, 'coordinator'],
+      [0, 'coordinator'],
+      [4, 'researcher'],
+      [10, 'analyst'],
+      [11, 'coordinator'],
+    ],
+  );
+  assert.equal(candidateSteps(three, calls, 4).length, 4);
+});
+
+test('the summary says the verified step, the replays used and whether every earlier step was tried', () => {
   const none = (replays: number, candidates: number): Verification => ({
     verified: null,
     attempts: [],
     replays,
     candidates,
   });
+  const verified = {
+    step: 1,
+    agent: 'coder',
+    replays: 2,
+    run: 'runs/r.json',
+    fix: { text: 'x' },
+    firstFlipped: 1,
+    earlierAllTried: true,
+  };
   assert.equal(
     describeVerification({
       ...none(2, 3),
-      verified: { step: 1, agent: 'coder', replays: 2, run: 'runs/r.json', fix: { text: 'x' } },
+      verified,
+      earlier: { steps: [0], replayed: [0], failed: [], untried: [] },
     }),
-    'verified: step 1 (coder) is decisive: fixing it flipped the outcome (2 replays used; replayed run runs/r.json)',
+    'verified: step 1 (coder) is decisive: fixing it flipped the outcome (2 replays used; replayed run runs/r.json); fixes at the one earlier model call were tried and none flipped it',
+  );
+  assert.equal(
+    describeVerification({
+      ...none(3, 3),
+      verified: { ...verified, step: 3, firstFlipped: 7, earlierAllTried: false, replays: 3 },
+      earlier: { steps: [0, 1, 2], replayed: [1], failed: [2], untried: [0] },
+    }),
+    'verified: step 3 (coder) is decisive: fixing it flipped the outcome (3 replays used; replayed run runs/r.json); a fix at the later step 7 flipped it too, but step 3 comes first; earlier steps were not all tried: of 3 earlier model calls, 1 tried without a flip, step 0 not tried (the budget ran out; raise --budget to try them), step 2 could not be replayed',
+  );
+  assert.equal(
+    describeVerification({
+      ...none(1, 3),
+      verified: { ...verified, step: 0, firstFlipped: 0, replays: 1 },
+      earlier: { steps: [], replayed: [], failed: [], untried: [] },
+    }),
+    'verified: step 0 (coder) is decisive: fixing it flipped the outcome (1 replay used; replayed run runs/r.json); no model call comes before it',
   );
   assert.equal(
     describeVerification(none(3, 3)),
@@ -71,5 +132,33 @@ test('the summary says the verified step and the replays used, or how many candi
   assert.equal(
     describeVerification(none(1, 3)),
     'not verified: no flip in 1 replay of the top 3 candidate steps (the budget ran out; 2 not tried)',
+  );
+});
+
+test('each replay is a line: the step, why it was tried, and whether it flipped', () => {
+  const calls = { recording: 0, fix: 1, upstream: 3 };
+  assert.equal(
+    describeAttempt({
+      status: 'replayed',
+      search: 'candidate',
+      score: 0.9,
+      step: 1,
+      agent: 'coder',
+      flipped: true,
+      run: 'r.json',
+      calls,
+      fix: { text: 'x' },
+    }),
+    'step 1 (coder, score 0.90): flipped',
+  );
+  assert.equal(
+    describeAttempt({
+      status: 'failed',
+      search: 'earlier',
+      step: 0,
+      agent: 'planner',
+      error: 'the replay diverged',
+    }),
+    'step 0 (planner, an earlier step): replay failed: the replay diverged',
   );
 });

@@ -24,10 +24,16 @@ const matchMark = (ok: boolean | null, what: string) =>
 /** What `faultline verify` proved: a fix at the step made the run pass its check. */
 function verifiedBadge(proof: NonNullable<Attribution['verified']>): HTMLElement {
   const replays = `${proof.replays} replay${proof.replays === 1 ? '' : 's'}`;
+  // Verify looks for the earliest step that flips; where the budget stopped it, say so.
+  const untried = proof.earlierUntried?.length ?? 0;
+  const earlier =
+    proof.earlierAllTried === false && untried > 0
+      ? ` ${untried} earlier model call${untried === 1 ? ' was' : 's were'} not tried.`
+      : '';
   return element(
     'p',
     { class: 'badge verified', role: 'note' },
-    `✓ Verified by replay: with step ${proof.step} (${proof.agent}) fixed, the run passed its check (${replays}).`,
+    `✓ Verified by replay: with step ${proof.step} (${proof.agent}) fixed, the run passed its check (${replays}).${earlier}`,
   );
 }
 

@@ -1,9 +1,10 @@
 /**
  * `faultline verify TRACE --run CMD --check CMD --upstream URL --fix-model provider:model`: prove
- * the attribution by counterfactual replay. The offline verdict's candidate steps are replayed in
- * order of score, each with a fix the model writes, until one flips the outcome or `--budget`
- * replays are spent. The verified step is marked in the output and on the page, and with `--label`
- * stored as the trace's label (so verified runs feed `train --base`).
+ * the attribution by counterfactual replay. The offline verdict's top `--top` candidate steps are
+ * replayed in its order, each with a fix the model writes, until one flips the outcome; then the
+ * model calls before it, and the earliest that flips is the decisive step; `--budget` replays in
+ * all. The verified step is marked in the output and on the page, and with `--label` stored as the
+ * trace's label (so verified runs feed `train --base`).
  */
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
@@ -46,7 +47,10 @@ export function registerVerify(program: Command, exit: (code: number) => void): 
     )
     .argument('<trace>', 'a failed run recorded by `faultline proxy` (its file, or its run id)')
     .option('--top <k>', 'candidate steps to consider, best first', '3')
-    .option('--budget <n>', 'most replays (default: --top)')
+    .option(
+      '--budget <n>',
+      'most replays, the candidates and then the steps before the one that flips (default: --top)',
+    )
     .option('--label', "store the verified step as the trace's label (in the file and on the page)")
     .option('--json', 'print one JSON object');
   addReplayOptions(command)
@@ -65,8 +69,9 @@ Examples:
       const log = progress('verify');
       const setUp = await replaySetUp(flags, log);
       try {
-        const [{ verify, describeVerification }, { getMethod }] = await Promise.all([
+        const [{ verify }, summary, { getMethod }] = await Promise.all([
           import('../../recording/verify.js'),
+          import('../../recording/verify-summary.js'),
           import('../../attribution/registry.js'),
         ]);
         const trace: Trace = await recordedTrace(path, setUp.database?.runs);
@@ -82,7 +87,7 @@ Examples:
           budget,
         });
         const verified = found.verified;
-        const result = verifiedAttribution(attribution, found);
+        const result = verifiedAttribution(attribution, found, summary.describeEarlier);
         storeOnPage(
           setUp,
           trace,
@@ -98,7 +103,7 @@ Examples:
             step: verified.step,
             reason: `verified by counterfactual replay (${verified.run})`,
           });
-        printVerification(path, trace, result, found, describeVerification(found), flags);
+        printVerification(path, trace, result, found, summary, flags);
       } finally {
         setUp.close();
       }
@@ -107,19 +112,25 @@ Examples:
 }
 
 /** The offline verdict, or with a step verified the verdict naming it and saying so. */
-function verifiedAttribution(attribution: Attribution, found: Verification): Attribution {
+function verifiedAttribution(
+  attribution: Attribution,
+  found: Verification,
+  describeEarlier: (earlier: NonNullable<Verification['earlier']>) => string,
+): Attribution {
   const verified = found.verified;
   return verified
     ? {
         ...attribution,
         agent: verified.agent,
         step: verified.step,
-        reason: `Verified by counterfactual replay: with step ${verified.step} (${verified.agent}) fixed, the run passed its check (replay ${verified.replays} of ${found.candidates} candidates). ${attribution.step === verified.step ? attribution.reason : `The offline verdict had named step ${attribution.step ?? 'none'}.`}`,
+        reason: `Verified by counterfactual replay: with step ${verified.step} (${verified.agent}) fixed, the run passed its check (${verified.replays} replays, ${found.candidates} candidates${found.earlier ? `; ${describeEarlier(found.earlier)}` : ''}). ${attribution.step === verified.step ? attribution.reason : `The offline verdict had named step ${attribution.step ?? 'none'}.`}`,
         verified: {
           step: verified.step,
           agent: verified.agent,
           replays: verified.replays,
           run: verified.run,
+          earlierAllTried: verified.earlierAllTried,
+          ...(found.earlier?.untried.length ? { earlierUntried: found.earlier.untried } : {}),
         },
       }
     : attribution;
@@ -161,10 +172,11 @@ function printVerification(
   trace: Trace,
   result: Attribution,
   found: Verification,
-  summary: string,
+  words: typeof import('../../recording/verify-summary.js'),
   flags: VerifyFlags,
 ): void {
   const verified = found.verified;
+  const summary = words.describeVerification(found);
   if (flags.json)
     process.stdout.write(
       `${JSON.stringify({
@@ -174,17 +186,13 @@ function printVerification(
         verified: verified ?? null,
         replays: found.replays,
         candidatesTried: found.attempts,
+        ...(found.earlier ? { earlier: found.earlier } : {}),
         summary,
       })}\n`,
     );
   else {
     const lines = [`${path} (${trace.id})`, `  ${summary}`];
-    for (const attempt of found.attempts)
-      lines.push(
-        attempt.status === 'replayed'
-          ? `  step ${attempt.step} (${attempt.agent}, score ${attempt.score.toFixed(2)}): ${attempt.flipped ? 'flipped' : 'did not flip'}`
-          : `  step ${attempt.step} (${attempt.agent}): replay failed: ${attempt.error}`,
-      );
+    for (const attempt of found.attempts) lines.push(`  ${words.describeAttempt(attempt)}`);
     if (verified && flags.label) lines.push(`  stored as the trace's label`);
     process.stdout.write(`${lines.join('\n')}\n`);
   }
