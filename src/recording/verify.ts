@@ -79,7 +79,7 @@ export interface VerifyOptions extends Omit<ReplayOptions, 'step' | 'fix'> {
   fixWriter: ModelClient;
   /** Candidates considered (default 3). */
   top?: number;
-  /** Most replays, both phases together (default: `top`). */
+  /** Most replays, both phases together (default: twice `top`: the candidates, then as many earlier steps). */
   budget?: number;
 }
 
@@ -125,7 +125,7 @@ export async function verify(options: VerifyOptions): Promise<Verification> {
   const name = options.trace.source ?? options.trace.id;
   const recording = replayableRecording(options.trace, name);
   const top = options.top ?? 3;
-  const budget = options.budget ?? top;
+  const budget = options.budget ?? 2 * top;
   const callSteps = new Map(
     recording.calls.flatMap((call) =>
       call.step === undefined ? [] : [[call.step, call.agent] as const],

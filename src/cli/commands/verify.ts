@@ -49,7 +49,7 @@ export function registerVerify(program: Command, exit: (code: number) => void): 
     .option('--top <k>', 'candidate steps to consider, best first', '3')
     .option(
       '--budget <n>',
-      'most replays, the candidates and then the steps before the one that flips (default: --top)',
+      'most replays, the candidates and then the steps before the one that flips (default: twice --top)',
     )
     .option('--label', "store the verified step as the trace's label (in the file and on the page)")
     .option('--json', 'print one JSON object');
@@ -65,7 +65,8 @@ Examples:
     )
     .action(async (path: string, flags: VerifyFlags) => {
       const top = wholeNumber(flags.top, '--top', 1);
-      const budget = flags.budget === undefined ? top : wholeNumber(flags.budget, '--budget', 1);
+      const budget =
+        flags.budget === undefined ? 2 * top : wholeNumber(flags.budget, '--budget', 1);
       const log = progress('verify');
       const setUp = await replaySetUp(flags, log);
       try {
