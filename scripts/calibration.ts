@@ -8,6 +8,8 @@
  *
  *   node --import tsx scripts/calibration.ts ../shared/datasets/who-and-when ../shared/datasets/aegis
  *
+ * `--familiar` prints the cross-validated, calibrated figures alone, per subset too.
+ *
  * Several minutes: calibrating a fold model trains it again on inner folds.
  */
 import { writeFileSync } from 'node:fs';
@@ -16,10 +18,13 @@ import { crossValidationRecords } from '../src/eval/cross-validate.js';
 import type { FoldPlan } from '../src/attribution/offline/train/folds.js';
 import { reliabilityChart } from '../src/eval/report-html.js';
 import { reliabilityTable, type ReliabilityLine } from '../src/eval/report-markdown.js';
+import { bySubset } from '../src/eval/metrics.js';
 import { calibrationOfRecords } from '../src/eval/summary.js';
 import { labelledRuns } from './labelled-runs.js';
 
-const args = process.argv.slice(2);
+// `--familiar`: the cross-validated, calibrated figures alone (the familiar runs' check).
+const familiarOnly = process.argv.includes('--familiar');
+const args = process.argv.slice(2).filter((arg) => arg !== '--familiar');
 const chartAt = args.indexOf('--chart');
 const chartFile = chartAt >= 0 ? args.splice(chartAt, 2)[1] : undefined;
 if (chartAt >= 0 && !chartFile) {
@@ -42,11 +47,21 @@ console.log(
 );
 console.log('|---|---|---|---|');
 const reliability: ReliabilityLine[] = [];
+const bySubsetLines: string[] = [];
 const charts: { title: string; calibration: Calibration | undefined }[] = [];
-for (const [name, short, plan] of PLANS)
-  for (const calibrate of [false, true]) {
+for (const [name, short, plan] of familiarOnly ? PLANS.slice(0, 1) : PLANS)
+  for (const calibrate of familiarOnly ? [true] : [false, true]) {
     process.stderr.write(`${name}, ${calibrate ? 'calibrated' : 'raw'}...\n`);
-    const calibration = calibrationOfRecords(crossValidationRecords(traces, { plan, calibrate }));
+    const records = crossValidationRecords(traces, { plan, calibrate });
+    const calibration = calibrationOfRecords(records);
+    // Per subset too (Who&When held out by question: the familiar runs' figure).
+    if (calibrate && plan.by !== 'system')
+      for (const [subset, items] of bySubset(records)) {
+        const figures = calibrationOfRecords(items);
+        bySubsetLines.push(
+          `| ${name}, calibrated | ${subset} | ${cell(figures.agentSingleCause ?? figures.agent)} | ${cell(figures.step)} |`,
+        );
+      }
     // Where no run has several responsible agents, every run has one.
     const single = calibration.agentSingleCause ?? calibration.agent;
     console.log(
@@ -63,6 +78,9 @@ for (const [name, short, plan] of PLANS)
       );
     }
   }
+console.log(
+  `\n| | subset | agent confidence ECE, runs with one responsible agent | step confidence ECE |\n|---|---|---|---|\n${bySubsetLines.join('\n')}`,
+);
 console.log(`\nReliability of the calibrated statements:\n\n${reliabilityTable(reliability)}`);
 if (chartFile) {
   const drawn = charts.flatMap(({ title, calibration }) =>

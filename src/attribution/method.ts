@@ -90,6 +90,21 @@ export interface Attribution {
    * of the responsible agents) on the held-out systems, where the model file records it.
    */
   heldOutRange?: [number, number];
+  /**
+   * With `unseen-systems`: the lowest and highest share of named steps that were the labelled one
+   * on held-out systems with step labels (and measured unseen systems), where the model records it.
+   */
+  heldOutStepRange?: [number, number];
+  /**
+   * Whether the agent scorer had a clear favourite (its runner-up at most half as likely; offline
+   * method): the signal an unfamiliar run's stated confidences rest on.
+   */
+  clearFavourite?: boolean;
+  /**
+   * The most likely agents with their stated confidence, the named one first (at most three;
+   * offline method).
+   */
+  agentCandidates?: { agent: string; confidence: number }[];
   /** Best alternatives, most likely first. */
   candidates?: Candidate[];
   /**

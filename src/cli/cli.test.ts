@@ -348,12 +348,16 @@ describe('faultline command', () => {
     const written = async (path: string) => JSON.parse(await readFile(path, 'utf8')) as Written;
     const model = await written(out);
     assert.deepEqual(model.training.data.length, 2);
-    // Which step a run unlike the step-labelled ones reports: the first failing one by default.
-    assert.equal(model.decoding.unfamiliarStep, 'first-failing');
+    // Which step a run unlike the step-labelled ones reports: by default its first rejected one,
+    // else its most likely.
+    assert.equal(model.decoding.unfamiliarStep, 'rejected-else-likeliest');
     assert.equal(likeliest.code, 0, likeliest.stderr);
     assert.equal((await written(`${out}.likeliest`)).decoding.unfamiliarStep, 'likeliest');
     assert.equal(bogus.code, 2);
-    assert.match(bogus.stderr, /'bogus' is invalid. Allowed choices are first-failing, likeliest/);
+    assert.match(
+      bogus.stderr,
+      /'bogus' is invalid. Allowed choices are first-failing, likeliest, rejected-else-likeliest/,
+    );
     assert.equal(missing.code, 2);
     assert.match(
       missing.stderr,

@@ -135,21 +135,33 @@ describe('the modes listed', () => {
     ]);
   });
 
-  it('states an unfamiliar run’s agent confidence with the held-out systems’ spread', () => {
-    const line = plain(
+  it('leads an unfamiliar run with what to do, then the three most likely agents', () => {
+    const lines = plain(
       renderAttribution(
         'run.json',
         trace,
         answer('Coder', {
-          agentConfidence: 0.7313,
+          reason: 'It fails.',
+          agentConfidence: 0.18,
+          confidence: 0.04,
           familiar: false,
           confidenceBasis: 'unseen-systems',
-          heldOutRange: [0.5556, 0.9667],
+          heldOutRange: [0.17, 0.9667],
+          heldOutStepRange: [0.039, 0.393],
+          agentCandidates: [
+            { agent: 'Coder', confidence: 0.18 },
+            { agent: 'Planner', confidence: 0.09 },
+            { agent: 'Reviewer', confidence: 0.04 },
+          ],
         }),
       ),
-    )
-      .split('\n')
-      .find((text) => text.startsWith('  agent'));
-    assert.equal(line, '  agent   Coder (73%; unseen systems 56–97% right)');
+    ).split('\n');
+    assert.deepEqual(lines.slice(1, 5), [
+      '  guess   a guess on a system it was not trained on: `faultline verify` proves it by replay; 20 labelled runs (`faultline adapt` or `train --base`) make it yours',
+      '  agents  Coder 18%, Planner 9%, Reviewer 4% (unseen systems 17–97% right)',
+      '  step    0 (4%; unseen systems 4–39% right)',
+      '  reason  It fails.',
+    ]);
+    assert.ok(!lines.some((line) => line.startsWith('  agent ')));
   });
 });

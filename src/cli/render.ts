@@ -101,6 +101,34 @@ function agentPercent(result: Attribution): string {
   return pc.dim(` (${(value * 100).toFixed(0)}%; ${spread})`);
 }
 
+/** What an unfamiliar run's verdict leads with: what it is, and what to do about it. */
+export const GUESS_TEXT =
+  'a guess on a system it was not trained on: `faultline verify` proves it by replay; 20 labelled runs (`faultline adapt` or `train --base`) make it yours';
+
+const range = (span: [number, number] | undefined) =>
+  span ? `; unseen systems ${(span[0] * 100).toFixed(0)}–${(span[1] * 100).toFixed(0)}% right` : '';
+
+/**
+ * An unfamiliar run's verdict: what to do first, then the three most likely agents with their
+ * figures (none bold: it is a guess), the named step and the reason.
+ */
+function renderGuess(trace: Trace, result: Attribution): string[] {
+  const agents = result.agentCandidates ?? [
+    { agent: result.agent!, confidence: result.agentConfidence ?? 0 },
+  ];
+  const speaker = trace.steps[result.step!]?.agent;
+  const stepPercent =
+    result.confidence === undefined
+      ? ''
+      : pc.dim(` (${(result.confidence * 100).toFixed(0)}%${range(result.heldOutStepRange)})`);
+  return [
+    pc.yellow(`  guess   ${GUESS_TEXT}`),
+    `  agents  ${agents.map((entry) => `${entry.agent} ${(entry.confidence * 100).toFixed(0)}%`).join(', ')}${pc.dim(range(result.heldOutRange).replace(/^; /, ' (') + (result.heldOutRange ? ')' : ''))}`,
+    `  step    ${result.step}${speaker && speaker !== agents[0]!.agent ? ` (${speaker})` : ''}${stepPercent}`,
+    `  reason  ${result.reason}`,
+  ];
+}
+
 /** How an attribution is rendered. */
 export interface RenderOptions {
   /** List every mode found, not only the shown ones (`--all-modes`). */
@@ -122,6 +150,8 @@ export function renderAttribution(
     );
     lines.push(`  reason  ${result.reason}`);
     if (result.raw !== undefined) lines.push(pc.dim(`  raw     ${firstLine(result.raw, 200)}`));
+  } else if (result.familiar === false) {
+    lines.push(...renderGuess(trace, result));
   } else {
     lines.push(`  agent   ${pc.red(result.agent)}${agentPercent(result)}`);
     const speaker = trace.steps[result.step]?.agent;
@@ -131,7 +161,7 @@ export function renderAttribution(
     lines.push(`  reason  ${result.reason}`);
   }
   for (const warning of result.warnings ?? []) lines.push(pc.yellow(`  warning ${warning}`));
-  if (result.familiar === false)
+  if (result.familiar === false && (result.agent === null || result.step === null))
     lines.push(
       pc.yellow(
         `  note    this run looks unlike the runs the offline model learned from (its agents' names or its structure): read the answer as a guess, try an LLM method (--method all-at-once --model provider:model), or retrain with labelled runs of this system (faultline train)`,

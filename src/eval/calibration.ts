@@ -28,6 +28,8 @@ export interface Calibration {
   /** Mean stated confidence and overall accuracy. */
   confidence: number;
   accuracy: number;
+  /** How far the mean stated confidence is above the accuracy (negative: it understates). */
+  overstatement: number;
   count: number;
   bins: ReliabilityBin[];
 }
@@ -59,10 +61,13 @@ export function calibrationOf(judged: readonly Judged[], bins = 10): Calibration
   });
   const mean = (pick: (item: Judged) => number) =>
     judged.reduce((sum, item) => sum + pick(item), 0) / judged.length;
+  const confidence = mean((item) => item.confidence);
+  const accuracy = mean((item) => (item.correct ? 1 : 0));
   return {
     ece,
-    confidence: mean((item) => item.confidence),
-    accuracy: mean((item) => (item.correct ? 1 : 0)),
+    confidence,
+    accuracy,
+    overstatement: confidence - accuracy,
     count: judged.length,
     bins: out,
   };

@@ -6,10 +6,67 @@
 import type { Calibration } from './calibration.js';
 import type { EvalSummary } from './summary.js';
 
-/** `0.087 (n 240: stated 45%, right 40%)`, or `–`. */
+/** An overstatement as a signed share: `+0.05`, `-0.12`. */
+export const overText = (value: number) => `${value > 0 ? '+' : ''}${value.toFixed(2)}`;
+
+/** `0.087 (n 240: stated 45%, right 40%, over +0.05)`, or `–`. */
 function calibrationCell(calibration: Calibration | undefined): string {
   if (!calibration) return '–';
-  return `${calibration.ece.toFixed(3)} (n ${calibration.count}: stated ${(calibration.confidence * 100).toFixed(0)}%, right ${(calibration.accuracy * 100).toFixed(0)}%)`;
+  return `${calibration.ece.toFixed(3)} (n ${calibration.count}: stated ${(calibration.confidence * 100).toFixed(0)}%, right ${(calibration.accuracy * 100).toFixed(0)}%, over ${overText(calibration.overstatement)})`;
+}
+
+/** One subset's figures: mean stated, right, overstatement and ECE, or dashes. */
+function subsetCells(calibration: Calibration | undefined): string[] {
+  if (!calibration) return ['–', '–', '–', '–'];
+  return [
+    `${(calibration.confidence * 100).toFixed(0)}%`,
+    `${(calibration.accuracy * 100).toFixed(0)}%`,
+    overText(calibration.overstatement),
+    calibration.ece.toFixed(3),
+  ];
+}
+
+/**
+ * Per method and subset: mean stated agent and step confidence, how often right, overstatement
+ * (mean stated − accuracy; above 0 the method claims more than it delivers) and ECE. Rows as
+ * cells, for the Markdown and HTML reports alike; none where no method states confidences.
+ */
+export function overstatementRows(summary: EvalSummary): string[][] {
+  return Object.entries(summary.calibrationBySubset).flatMap(([label, subsets]) =>
+    Object.entries(subsets).map(([subset, calibration]) => [
+      label,
+      subset,
+      ...subsetCells(calibration.agent),
+      ...subsetCells(calibration.step),
+    ]),
+  );
+}
+
+/** The headings of overstatementRows. */
+export const OVERSTATEMENT_HEADINGS = [
+  'method',
+  'subset',
+  'agent stated',
+  'agent right',
+  'agent over',
+  'agent ECE',
+  'step stated',
+  'step right',
+  'step over',
+  'step ECE',
+];
+
+/** overstatementRows as a Markdown table with how to read it; '' without rows. */
+export function overstatementTable(summary: EvalSummary): string {
+  const rows = overstatementRows(summary);
+  if (rows.length === 0) return '';
+  return [
+    'Per subset: mean stated confidence, how often right, overstatement (mean stated − accuracy: above 0 the method claims more than it delivers) and ECE.',
+    '',
+    `| ${OVERSTATEMENT_HEADINGS.join(' | ')} |`,
+    `|${OVERSTATEMENT_HEADINGS.map(() => '---|').join('')}`,
+    ...rows.map((cells) => `| ${cells.join(' | ')} |`),
+  ].join('\n');
 }
 
 /** Methods scored by fold models, which are not calibrated (cross-validate.ts). */
@@ -73,12 +130,12 @@ export function reliabilityTable(lines: readonly ReliabilityLine[]): string {
       const bin = calibration.bins.find((candidate) => Math.round(candidate.low * 10) === index);
       return bin ? `${(bin.accuracy * 100).toFixed(0)}% of ${bin.count}` : '–';
     });
-    return [`| ${label} | ${cells.join(' | ')} |`];
+    return [`| ${label} | ${cells.join(' | ')} | ${overText(calibration.overstatement)} |`];
   });
   if (rows.length === 0) return '';
   return [
-    `| stated confidence | ${BIN_HEADINGS.join(' | ')} |`,
-    `|---|${BIN_HEADINGS.map(() => '---|').join('')}`,
+    `| stated confidence | ${BIN_HEADINGS.join(' | ')} | over |`,
+    `|---|${BIN_HEADINGS.map(() => '---|').join('')}---|`,
     ...rows,
   ].join('\n');
 }
@@ -105,7 +162,7 @@ export function reliabilitySection(summary: EvalSummary): string[] {
   const table = methodReliabilityTable(summary);
   return table
     ? [
-        'Reliability: for each tenth of stated confidence, how often the statements in it were right, of how many (42% of 12: 5 of 12 right). A well-calibrated method is right about as often as its column says.',
+        'Reliability: for each tenth of stated confidence, how often the statements in it were right, of how many (42% of 12: 5 of 12 right), and the overstatement (mean stated − accuracy). A well-calibrated method is right about as often as its column says.',
         '',
         table,
         '',

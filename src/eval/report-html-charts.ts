@@ -2,6 +2,7 @@
 import type { Calibration } from './calibration.js';
 import type { Estimate } from './metrics.js';
 import { methodLabel } from './method-label.js';
+import { overText } from './report-calibration.js';
 import { escapeHtml } from './report-html-elements.js';
 import { formatEstimate } from './report-markdown.js';
 import type { SummaryRow } from './summary.js';
@@ -79,7 +80,7 @@ export function reliabilityChart(title: string, calibration: Calibration): strin
   const parts = [
     `<svg role="img" aria-label="${escapeHtml(title)}" width="${width}" height="${size + 2 * pad + 10}" xmlns="http://www.w3.org/2000/svg" font-family="sans-serif" font-size="10">`,
     `<text x="0" y="11" font-weight="bold">${escapeHtml(title)}</text>`,
-    `<text x="0" y="23">${escapeHtml(`ECE ${calibration.ece.toFixed(3)}, ${calibration.count} predictions`)}</text>`,
+    `<text x="0" y="23">${escapeHtml(`ECE ${calibration.ece.toFixed(3)}, over ${overText(calibration.overstatement)}, ${calibration.count} predictions`)}</text>`,
     `<rect x="${pad}" y="${pad}" width="${size}" height="${size}" fill="none" stroke="#ccc"/>`,
     `<line x1="${x(0)}" y1="${y(0)}" x2="${x(1)}" y2="${y(1)}" stroke="#999" stroke-dasharray="4 3"/>`,
     `<text x="${pad}" y="${size + 2 * pad}" fill="#666">stated confidence →</text>`,

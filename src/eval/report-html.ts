@@ -16,6 +16,7 @@ import {
   reportNotes,
 } from './report-markdown.js';
 import { methodLabel } from './method-label.js';
+import { OVERSTATEMENT_HEADINGS, overstatementRows } from './report-calibration.js';
 import { methodTotals, type EvalSummary } from './summary.js';
 
 export { reliabilityChart } from './report-html-charts.js';
@@ -119,6 +120,7 @@ ${paperTableHtml(paperTableCells(summary.rows))}
 ${calibrationNotes(summary)
   .map((note) => `<p>${escapeHtml(note)}</p>`)
   .join('')}
+${overstatementHtml(summary)}
 ${Object.entries(summary.calibration)
   .map(([label, calibration]) =>
     [
@@ -149,4 +151,14 @@ ${details.join('\n')}
 <script>${TRACE_TABLE_SCRIPT}</script>
 </body></html>
 `;
+}
+
+/** Per subset: mean stated confidence, how often right, overstatement and ECE; '' without any. */
+function overstatementHtml(summary: EvalSummary): string {
+  const rows = overstatementRows(summary);
+  if (rows.length === 0) return '';
+  return `<p>Per subset: overstatement is mean stated confidence − accuracy (above 0 the method claims more than it delivers).</p>${table(
+    OVERSTATEMENT_HEADINGS,
+    rows.map((cells) => cells.map((cell) => td(cell))),
+  )}`;
 }

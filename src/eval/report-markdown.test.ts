@@ -63,7 +63,7 @@ describe('calibration report', () => {
     assert.match(table, /\| agent confidence ECE, runs with one responsible agent \|/);
     assert.match(
       table,
-      /\| offline \(with GT\) \| 0\.250 \(n 4: .*\| 0\.000 \(n 2: stated 50%, right 50%\) \|/,
+      /\| offline \(with GT\) \| 0\.250 \(n 4: .*\| 0\.000 \(n 2: stated 50%, right 50%, over 0\.00\) \|/,
     );
     assert.match(table, /judged on the runs with one responsible agent/);
     assert.doesNotMatch(table, /not calibrated/, 'the shipped model states calibrated figures');
@@ -86,11 +86,11 @@ describe('calibration report', () => {
     const lines = methodReliabilityTable(summariseEvaluation(records, [], INFO)).split('\n');
     assert.equal(
       lines[2],
-      '| offline (with GT), agent | – | – | – | – | – | 100% of 1 | – | – | – | 100% of 1 |',
+      '| offline (with GT), agent | – | – | – | – | – | 100% of 1 | – | – | – | 100% of 1 | -0.25 |',
     );
     assert.equal(
       lines[3],
-      '| offline (with GT), agent, runs with one responsible agent | – | – | – | – | – | 100% of 1 | – | – | – | – |',
+      '| offline (with GT), agent, runs with one responsible agent | – | – | – | – | – | 100% of 1 | – | – | – | – | -0.45 |',
     );
   });
 
@@ -104,11 +104,12 @@ describe('calibration report', () => {
     const summary = summariseEvaluation(records, [], INFO);
     const table = methodReliabilityTable(summary);
     const [heading, , agent] = table.split('\n');
-    assert.equal(heading!.split('|').length - 3, 10, 'ten bins');
-    assert.match(heading!, /^\| stated confidence \| 0–10% \| 10–20% \|.*\| 90–100% \|$/);
+    assert.equal(heading!.split('|').length - 4, 10, 'ten bins and the overstatement');
+    assert.match(heading!, /^\| stated confidence \| 0–10% \| 10–20% \|.*\| 90–100% \| over \|$/);
+    // Stated 53.25% on average, right 50%: over +0.03.
     assert.equal(
       agent,
-      '| offline (with GT), agent | 0% of 1 | – | – | – | – | 50% of 2 | – | – | – | 100% of 1 |',
+      '| offline (with GT), agent | 0% of 1 | – | – | – | – | 50% of 2 | – | – | – | 100% of 1 | +0.03 |',
     );
     assert.doesNotMatch(table, /, step \|/, 'no step confidence stated: no step line');
     assert.doesNotMatch(table, /one responsible agent/, 'every run has one cause: one agent line');
@@ -116,5 +117,26 @@ describe('calibration report', () => {
       renderMarkdownReport(summary),
       /Reliability: for each tenth[^\n]*\n\n\| stated confidence/,
     );
+  });
+
+  it('reports overstatement beside ECE, per subset', () => {
+    // Subset a: stated 90%, right 1 of 2 (over +0.40); subset b: stated 20%, right 2 of 2 (-0.80).
+    const records = [
+      { ...record('offline', 0, 'Coder', 0.9, { agent: 'Coder' }), subset: 'a' },
+      { ...record('offline', 1, 'Coder', 0.9, { agent: 'Planner' }), subset: 'a' },
+      { ...record('offline', 2, 'Coder', 0.2, { agent: 'Coder' }), subset: 'b' },
+      { ...record('offline', 3, 'Coder', 0.2, { agent: 'Coder' }), subset: 'b' },
+    ];
+    const summary = summariseEvaluation(records, [], INFO);
+    const bySubset = summary.calibrationBySubset['offline (with GT)']!;
+    assert.equal(bySubset.a!.agent!.overstatement.toFixed(2), '0.40');
+    assert.equal(bySubset.b!.agent!.overstatement.toFixed(2), '-0.80');
+    const report = renderMarkdownReport(summary);
+    assert.match(
+      report,
+      /\| offline \(with GT\) \| a \| 90% \| 50% \| \+0\.40 \| 0\.400 \| – \| – \| – \| – \|/,
+    );
+    assert.match(report, /\| offline \(with GT\) \| b \| 20% \| 100% \| -0\.80 \| 0\.800 \|/);
+    assert.match(calibrationTable(summary), /stated 55%, right 75%, over -0\.20\)/);
   });
 });

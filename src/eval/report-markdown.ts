@@ -12,7 +12,7 @@ import {
   type EvalSummary,
   type SummaryRow,
 } from './summary.js';
-import { calibrationTable, reliabilitySection } from './report-calibration.js';
+import { calibrationTable, overstatementTable, reliabilitySection } from './report-calibration.js';
 
 export {
   calibrationNotes,
@@ -248,6 +248,7 @@ export function renderMarkdownReport(summary: EvalSummary): string {
     '',
     calibrationTable(summary) || 'No method stated confidences.',
     '',
+    ...(overstatementTable(summary) ? [overstatementTable(summary), ''] : []),
     ...reliabilitySection(summary),
     '## Failure modes',
     '',

@@ -32,6 +32,8 @@ export interface EvalSummary {
   stepErrors: Record<string, Record<string, number>>;
   /** How well stated confidences match accuracy, per method label, where the method states them. */
   calibration: Record<string, MethodCalibration>;
+  /** The same per subset (method label, then subset), so a subset's overstatement shows. */
+  calibrationBySubset: Record<string, Record<string, MethodCalibration>>;
   info: EvalRunInfo;
   records: EvalRecord[];
   /** Failure-mode figures, when some traces are labelled with MAST modes (modes.ts). */
@@ -179,6 +181,7 @@ export function summariseEvaluation(
   }
   const stepErrors: EvalSummary['stepErrors'] = {};
   const calibration: EvalSummary['calibration'] = {};
+  const calibrationBySubset: EvalSummary['calibrationBySubset'] = {};
   for (const group of groups.values()) {
     const { method, useGroundTruth } = group[0]!;
     for (const [subset, items] of bySubset(group)) {
@@ -199,8 +202,13 @@ export function summariseEvaluation(
     }
     stepErrors[methodLabel(method, useGroundTruth)] = histogram;
     const calibrated = calibrationOfRecords(group);
-    if (calibrated.agent || calibrated.step)
-      calibration[methodLabel(method, useGroundTruth)] = calibrated;
+    if (calibrated.agent || calibrated.step) {
+      const label = methodLabel(method, useGroundTruth);
+      calibration[label] = calibrated;
+      calibrationBySubset[label] = Object.fromEntries(
+        [...bySubset(group)].map(([subset, items]) => [subset, calibrationOfRecords(items)]),
+      );
+    }
   }
 
   // Baselines on every labelled trace, learned ones on the same folds as `offline-cv`.
@@ -221,6 +229,7 @@ export function summariseEvaluation(
     rows,
     stepErrors,
     calibration,
+    calibrationBySubset,
     info,
     records: [...records],
   };

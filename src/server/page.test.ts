@@ -242,6 +242,22 @@ describe('web page in Chromium', { skip }, () => {
     await page.close();
   });
 
+  it('leads an unfamiliar verdict with what to do and the three most likely agents', async () => {
+    const page = await browser.newPage();
+    await attribute(page, join(FIXTURES, 'formats/otlp-genai-semconv.json'));
+    const result = page.locator('#result');
+    assert.match(
+      (await result.locator('.badge.guess').textContent()) ?? '',
+      /^A guess on a system it was not trained on: faultline verify proves it by replay; 20 labelled runs \(faultline adapt or train --base\) make it yours\.$/,
+    );
+    const agents = await result.locator('.agent-candidates li').allTextContents();
+    assert.ok(agents.length >= 2 && agents.length <= 3, agents.join(' | '));
+    for (const agent of agents) assert.match(agent, /^\S.* \d+%$/);
+    assert.match((await result.textContent()) ?? '', /unseen systems 17%–97% right/);
+    assert.equal(await result.locator('.verdict .agent').count(), 0, 'no one bold name');
+    await page.close();
+  });
+
   it('says when the log records the run as a success', async () => {
     const page = await browser.newPage();
     // The fixture's second tau-bench result (reward 1), alone in a file.

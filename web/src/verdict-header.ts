@@ -59,6 +59,9 @@ export function appendVerdictHeader(
             : 'No decisive step was found.',
       ),
     );
+  } else if (result.familiar === false) {
+    appendGuess(container, result, actions);
+    if (result.verified) container.append(verifiedBadge(result.verified));
   } else {
     const low = isLowConfidence(result);
     const agent = element('span', { class: 'agent' }, result.agent);
@@ -68,7 +71,6 @@ export function appendVerdictHeader(
         { class: `verdict${low ? ' low' : ''}` },
         agent,
         result.agentConfidence !== undefined ? ` (${percent(result.agentConfidence)})` : '',
-        unseenSystemsNote(result),
         ' at ',
         stepLink(result.step, `step ${result.step}`, actions),
         result.confidence !== undefined ? ` (${percent(result.confidence)})` : '',
@@ -79,9 +81,7 @@ export function appendVerdictHeader(
         element(
           'p',
           { class: 'badge low-confidence', role: 'note' },
-          result.familiar === false
-            ? 'Low confidence: this run looks unlike the runs the offline model learned from (its agents’ names or its structure). Read the answer as a guess, try an LLM method, or teach it with labelled runs of this system.'
-            : `Low confidence (under ${percent(LOW_CONFIDENCE)}): read this as a guess and check the candidates.`,
+          `Low confidence (under ${percent(LOW_CONFIDENCE)}): read this as a guess and check the candidates.`,
         ),
       );
     if (result.verified) container.append(verifiedBadge(result.verified));
@@ -90,6 +90,68 @@ export function appendVerdictHeader(
     container.append(
       element('p', { class: 'badge low-confidence', role: 'note' }, RECORDED_SUCCESS),
     );
+}
+
+/** What an unfamiliar run's verdict leads with: it is a guess, and what to do about it. */
+function guessNote(): HTMLElement {
+  return element(
+    'p',
+    { class: 'badge low-confidence guess', role: 'note' },
+    'A guess on a system it was not trained on: ',
+    element('code', {}, 'faultline verify'),
+    ' proves it by replay; 20 labelled runs (',
+    element('code', {}, 'faultline adapt'),
+    ' or ',
+    element('code', {}, 'train --base'),
+    ') make it yours.',
+  );
+}
+
+const rangeText = (range: [number, number] | undefined) =>
+  range ? `; unseen systems ${percent(range[0])}–${percent(range[1])} right` : '';
+
+/**
+ * An unfamiliar run's verdict: what to do first, then the three most likely agents with their
+ * figures (none set apart: it is a guess) and the named step.
+ */
+function appendGuess(container: HTMLElement, result: Attribution, actions: VerdictActions): void {
+  const agents = result.agentCandidates ?? [
+    { agent: result.agent!, confidence: result.agentConfidence ?? 0 },
+  ];
+  const list = element('ol', { class: 'agent-candidates' });
+  for (const entry of agents)
+    list.append(
+      element(
+        'li',
+        {},
+        element('span', { class: 'agent-candidate' }, entry.agent),
+        ` ${percent(entry.confidence)}`,
+      ),
+    );
+  container.append(
+    guessNote(),
+    element(
+      'p',
+      { class: 'verdict guess' },
+      'Most likely agents',
+      element(
+        'span',
+        { class: 'meta', title: 'measured on systems left out of training in turn' },
+        ` (stated as on unseen systems${rangeText(result.heldOutRange)})`,
+      ),
+      ':',
+    ),
+    list,
+    element(
+      'p',
+      { class: 'verdict guess' },
+      'Named step: ',
+      stepLink(result.step!, `step ${result.step}`, actions),
+      result.confidence !== undefined
+        ? ` (${percent(result.confidence)}${rangeText(result.heldOutStepRange)})`
+        : '',
+    ),
+  );
 }
 
 /** The trace's label (from the trace or set on the page), whether the verdict matches it, why. */
@@ -122,21 +184,4 @@ export function appendLabel(
       ),
     );
   if (labels.reason) container.append(element('p', { class: 'reason' }, labels.reason));
-}
-
-/**
- * Beside the agent confidence of a run unlike the training runs: it was measured on systems left
- * out of training in turn, and how far their hit rates spread.
- */
-function unseenSystemsNote(result: Attribution): string | HTMLElement {
-  if (result.confidenceBasis !== 'unseen-systems' || result.agentConfidence === undefined)
-    return '';
-  const range = result.heldOutRange;
-  return element(
-    'span',
-    { class: 'meta', title: 'agent confidence measured on systems left out of training in turn' },
-    range
-      ? ` as right on unseen systems, where ${percent(range[0])}–${percent(range[1])} of such answers were right`
-      : ' as right on unseen systems',
-  );
 }

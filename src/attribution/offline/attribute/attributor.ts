@@ -16,6 +16,7 @@ import {
 } from '../../method.js';
 import { decode } from '../decode/decode.js';
 import { regimeOf } from '../decode/regimes.js';
+import { hasClearFavourite } from '../decode/clear-favourite.js';
 import { explainDecision } from '../explain/reason.js';
 import { readModelFile, type OfflineModel } from '../model/model-file.js';
 import { modeFeatures } from '../modes/mode-features.js';
@@ -75,13 +76,30 @@ export function attributeWithModel(
   const agentProbability = new Map(
     prediction.agents.map((entry) => [entry.agent, entry.probability]),
   );
-  const agentConfidence = (name: string) => stated(agentProbability.get(name) ?? 0, mapping?.agent);
-  // In an unfamiliar run, the named step and the other candidates are stated at how often their
-  // rank was right on held-out systems, where that was measured.
-  const byRank = familiar ? undefined : model.calibration?.unfamiliar.stepByRank;
-  const candidateConfidence = (raw: number, rank: number) =>
-    byRank ? (byRank[rank] ?? 0) : stepConfidence(raw);
   const { best, ranked, candidate, agent } = decision;
+  const clear = hasClearFavourite(prediction.agents);
+  const unseen = familiar ? undefined : model.calibration?.unfamiliar;
+  // An unfamiliar run's named agent is stated at the low end of what held-out systems support,
+  // moved by whether the agent scorer has a clear favourite (train/unseen-statement.ts); another
+  // agent at that figure times its probability's share of the named agent's.
+  const agentConfidence = (name: string) => {
+    const probability = agentProbability.get(name) ?? 0;
+    const named = unseen?.agentByEvidence?.[clear ? 1 : 0];
+    if (named === undefined) return stated(probability, mapping?.agent);
+    return name === agent
+      ? named
+      : named * Math.min(1, probability / (agentProbability.get(agent) || 1));
+  };
+  // In an unfamiliar run, the named step is stated likewise, and the other candidates at how often
+  // their rank was right on held-out systems (never above the named step's least), where measured.
+  const byRank = unseen?.stepByRank;
+  const namedStep = unseen?.stepByEvidence?.[clear ? 1 : 0];
+  const candidateConfidence = (raw: number, rank: number) =>
+    rank === 0 && namedStep !== undefined
+      ? namedStep
+      : byRank
+        ? (byRank[rank] ?? 0)
+        : stepConfidence(raw);
   const explanation = explainDecision(trace, prediction, decision, model.step, {
     step: stepConfidence,
     agent: agentConfidence,
@@ -108,6 +126,8 @@ export function attributeWithModel(
     agentConfidence: round(agentConfidence(agent)),
     familiar,
     ...(model.calibration ? confidenceBasisOf(model.calibration, familiar) : {}),
+    clearFavourite: clear,
+    agentCandidates: agentCandidatesOf(agent, prediction.agents, agentConfidence),
     candidates,
     ...(model.modes ? modesOf(model.modes, trace, rows, best.step) : {}),
     ...(model.agentModes ? { agentModes: predictAgentModes(model.agentModes, trace, rows) } : {}),
@@ -121,11 +141,23 @@ function confidenceBasisOf(
   familiar: boolean,
 ): Pick<Attribution, 'confidenceBasis' | 'heldOutRange'> {
   if (familiar) return { confidenceBasis: 'familiar' };
-  const range = calibration.unfamiliar.agentRange;
+  const { agentRange: range, stepRange } = calibration.unfamiliar;
   return {
     confidenceBasis: 'unseen-systems',
     ...(range ? { heldOutRange: [round(range[0]), round(range[1])] } : {}),
+    ...(stepRange ? { heldOutStepRange: [round(stepRange[0]), round(stepRange[1])] } : {}),
   };
+}
+
+/** The named agent and the two most likely others, with their stated confidences. */
+function agentCandidatesOf(
+  agent: string,
+  agents: readonly { agent: string }[],
+  confidence: (name: string) => number,
+): NonNullable<Attribution['agentCandidates']> {
+  return [agent, ...agents.map((entry) => entry.agent).filter((name) => name !== agent)]
+    .slice(0, CANDIDATE_COUNT)
+    .map((name) => ({ agent: name, confidence: round(confidence(name)) }));
 }
 
 /** The failure modes found in the run, and the one most tied to the named step. */

@@ -1,4 +1,5 @@
 /** The offline method end to end: answers, familiarity, stated confidences, the library entry point. */
+import type { UnfamiliarStep } from '../model/settings.js';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -249,13 +250,21 @@ describe('familiarity and confidence', () => {
     const unseen = await loadTrace(join(FIXTURES, 'formats/otlp-genai-semconv.json'));
     const result = attributeWithModel(unseen, model);
     assert.equal(result.familiar, false);
-    assert.equal(result.confidence, byRank[0]);
+    // The named step at the held-out low end, by whether the agent scorer has a clear favourite;
+    // the others at their rank's rate, never above it.
+    const named = model.calibration!.unfamiliar.stepByEvidence!;
+    assert.equal(result.confidence, Number(named[result.clearFavourite ? 1 : 0].toFixed(4)));
     assert.deepEqual(
-      result.candidates?.map((candidate) => candidate.score),
-      byRank.slice(0, result.candidates?.length).map((rate) => Number(rate.toFixed(4))),
+      result.candidates?.slice(1).map((candidate) => candidate.score),
+      byRank.slice(1, result.candidates?.length).map((rate) => Number(rate.toFixed(4))),
     );
+    assert.ok(byRank[1]! <= named[0]);
     // Older model files, without the rates, state the step mapping's rate for each candidate.
-    const { stepByRank: _dropped, ...older } = model.calibration!.unfamiliar;
+    const {
+      stepByRank: _dropped,
+      stepByEvidence: _named,
+      ...older
+    } = model.calibration!.unfamiliar;
     const old = attributeWithModel(unseen, {
       ...model,
       calibration: { ...model.calibration!, unfamiliar: older },
@@ -281,8 +290,8 @@ describe('familiarity and confidence', () => {
 
   it("reports the named agent's first failing step on a run unlike the step-labelled ones", async () => {
     const shipped = loadOfflineModel();
-    assert.equal(shipped.decoding.unfamiliarStep, 'first-failing');
-    const decoded = (run: Trace, unfamiliarStep: 'first-failing' | 'likeliest') =>
+    assert.equal(shipped.decoding.unfamiliarStep, 'rejected-else-likeliest');
+    const decoded = (run: Trace, unfamiliarStep: UnfamiliarStep) =>
       attributeWithModel(run, { ...shipped, decoding: { ...shipped.decoding, unfamiliarStep } });
     const run = await loadTrace(join(FIXTURES, 'formats/ag2-autogen02-tool-calls.json'));
     const first = decoded(run, 'first-failing');
@@ -292,6 +301,8 @@ describe('familiarity and confidence', () => {
     // Nothing the assistant does is rejected: not its first tool call (whose arguments the
     // customer gave) but the exchange whose new item and payment ids nothing earlier gives.
     assert.deepEqual([first.step, likeliest.step], [10, 6]);
+    // The shipped blend keeps the first failing step only where what follows rejects it.
+    assert.equal(decoded(run, 'rejected-else-likeliest').step, 6);
     assert.equal(first.candidates![0]!.step, first.step, 'the named step is listed first');
     assert.match(
       first.reason,

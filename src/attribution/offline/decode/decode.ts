@@ -81,9 +81,12 @@ export function decode(
   const agent = rejectedFirst?.agent ?? trace.steps[earliest.step]!.agent;
   const likeliest = ranked.find((entry) => trace.steps[entry.step]!.agent === agent)!;
   // The agent rejected first comes with its first failing step.
-  const first = regime.firstFailing
+  const failing = regime.firstFailing
     ? (rejectedFirst?.failing ?? firstFailingStep(trace, rows, candidate, agent))
     : undefined;
+  // Under `rejected-else-likeliest`, only a step what follows rejects replaces the likeliest one.
+  const first =
+    failing && (!regime.rejectedOnly || failing.why === 'rejected') ? failing : undefined;
   // Where that step is a tool call the tool rejects and every figure it passes was first written
   // by another speaker (a simulated customer's wrong order id), that speaker's step is named: the
   // caller passed the error on.

@@ -29,6 +29,8 @@ export interface DecodingRegime {
   rejectedShare: number | undefined;
   /** The named agent's first failing step is reported rather than its most likely one. */
   firstFailing: boolean;
+  /** Only where that step is a rejected one (what follows rejects it); else the most likely. */
+  rejectedOnly?: boolean;
 }
 
 /** The regime of a run under a model, from the run's rows (familiarity/). */
@@ -69,7 +71,8 @@ function unlikeWeights({ decoding }: OfflineModel) {
   return {
     agentWeight: unfamiliarWeight ?? decoding.agentWeight,
     earliestShare: unfamiliarWeight === undefined ? decoding.earliestShare : 1,
-    firstFailing: decoding.unfamiliarStep === 'first-failing',
+    firstFailing: decoding.unfamiliarStep !== undefined && decoding.unfamiliarStep !== 'likeliest',
+    rejectedOnly: decoding.unfamiliarStep === 'rejected-else-likeliest',
   };
 }
 

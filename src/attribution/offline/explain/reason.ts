@@ -9,6 +9,7 @@ import { wholePercent } from '../../method.js';
 import { explainCallOrigin } from '../decode/call-origin.js';
 import type { Decision } from '../decode/decode.js';
 import { FIRST_FAILING_TEXT } from '../decode/first-failing-step.js';
+import { contradictionOf } from '../features/contradiction.js';
 import type { RunFigures } from '../features/run-facts.js';
 import type { OfflinePrediction } from '../scores/predict.js';
 import type { LinearScorer } from '../scores/scoring.js';
@@ -58,5 +59,16 @@ export function explainDecision(
     first && best.step !== likeliest.step && !origin
       ? `This run is unlike the step-labelled training runs, so ${agent}'s ${FIRST_FAILING_TEXT[first.why]} is named rather than its highest-scoring one (step ${likeliest.step}). `
       : '';
-  return { reason: `${named}${instead}${explanation.reason}`, evidence: explanation.evidence };
+  return {
+    reason: `${named}${instead}${contradictionText(trace, best.step)}${explanation.reason}`,
+    evidence: explanation.evidence,
+  };
+}
+
+/** Where the named step contradicts the tool output it just read, what it reports and what was given. */
+function contradictionText(trace: Trace, step: number): string {
+  const found = contradictionOf(trace.steps, step);
+  return found
+    ? `Step ${step} reports ${found.reported} where ${found.tool} returned ${found.given} (${found.name}, step ${found.toolStep}). `
+    : '';
 }

@@ -6,6 +6,7 @@
  */
 import type { Step } from '../../../trace/model.js';
 import { kindsOf } from './agent-kinds.js';
+import { contradictionOf } from './contradiction.js';
 import type { FeatureName } from './feature-names.js';
 import type { RunFacts, StepState } from './run-facts.js';
 import type { StepFacts } from './step-facts.js';
@@ -160,7 +161,10 @@ function repetitionFeatures({ index, fact, state, run }: StepView, out: FeatureV
  * The task and the final claim: overlap with the question, the expected answer, and whether the
  * step introduces numbers or words that the run's final (wrong) claim repeats.
  */
-function claimFeatures({ index, fact, state, run, code }: StepView, out: FeatureValues): void {
+function claimFeatures(
+  { index, steps, fact, state, run, code }: StepView,
+  out: FeatureValues,
+): void {
   const next = run.facts[index + 1];
   const claims = fact.isActor && fact.numbers.size > 0 && !code;
   out.question_overlap = coverage(run.questionWords, fact.words);
@@ -171,6 +175,10 @@ function claimFeatures({ index, fact, state, run, code }: StepView, out: Feature
     run.finalWords.size > 0 ? (run.introducedAt.get(index) ?? 0) / run.finalWords.size : 0;
   out.claim_without_tool = flag(claims && (next === undefined || next.isActor));
   out.claim_after_failure = flag(claims && run.firstError !== -1 && index > run.firstError);
+  // Restates a quantity of the tool output it just read with another value (contradiction.ts).
+  out.contradicts_tool_output = flag(
+    fact.isActor && fact.numbers.size > 0 && contradictionOf(steps, index) !== undefined,
+  );
   out.mentions_answer = flag(run.answerNeedle.length > 0 && fact.lower.includes(run.answerNeedle));
   out.answer_seen_before = flag(state.answerSeenBefore);
 }

@@ -73,6 +73,7 @@ const BASE_FEATURES = [
   'code_then_failure',
   'claim_after_failure',
   'unsupported_claim',
+  'contradicts_tool_output',
 ] as const;
 
 /** A base signal's name. */

@@ -23,6 +23,8 @@ const scorerSchema = z.object({
 });
 
 const plattSchema = z.object({ a: z.number(), b: z.number() });
+/** Two shares, such as a range's low and high end. */
+const share2 = z.tuple([z.number().min(0).max(1), z.number().min(0).max(1)]);
 const profileSchema = z.object({
   mean: z.array(z.number()),
   scale: z.array(z.number()),
@@ -68,7 +70,10 @@ const modelSchema = z.object({
         agent: plattSchema,
         step: plattSchema,
         stepByRank: z.array(z.number().min(0).max(1)).optional(),
-        agentRange: z.tuple([z.number().min(0).max(1), z.number().min(0).max(1)]).optional(),
+        agentRange: share2.optional(),
+        agentByEvidence: share2.optional(),
+        stepByEvidence: share2.optional(),
+        stepRange: share2.optional(),
       }),
     })
     .optional(),

@@ -1,7 +1,7 @@
 /** Training settings of the offline model, apart from the trainer so the CLI starts light. */
 
 /** Which of the named agent's steps an unfamiliar run reports (see TrainSettings). */
-export const UNFAMILIAR_STEPS = ['first-failing', 'likeliest'] as const;
+export const UNFAMILIAR_STEPS = ['first-failing', 'likeliest', 'rejected-else-likeliest'] as const;
 export type UnfamiliarStep = (typeof UNFAMILIAR_STEPS)[number];
 
 /** Training settings; the defaults are what the shipped model uses. */
@@ -27,9 +27,12 @@ export interface TrainSettings {
   unfamiliarAgentWeight?: number;
   /**
    * For a run unlike the step-labelled training runs: which of the named agent's steps is
-   * reported: its first failing step (first-failing-step.ts) or its most likely. Held out one
-   * system at a time, the step model's choice did not transfer and the first failing step was
-   * right more often (docs/EXPERIMENTS.md). Absent: the most likely.
+   * reported: its first failing step (first-failing-step.ts), its most likely, or its first
+   * rejected step where what follows rejects one and else its most likely
+   * (`rejected-else-likeliest`). Held out one system at a time, the first failing step was right
+   * more often on the two step-labelled systems, the most likely far more often on real runs of
+   * two other systems; the blend keeps the first failing step only where a rejection shows it
+   * (docs/MODEL.md, On systems it has never seen). Absent: the most likely.
    */
   unfamiliarStep?: UnfamiliarStep;
   /**
@@ -58,6 +61,6 @@ export const DEFAULT_TRAIN_SETTINGS: TrainSettings = {
   agentWeight: 0.5,
   earliestShare: 0.5,
   unfamiliarAgentWeight: 2,
-  unfamiliarStep: 'first-failing',
+  unfamiliarStep: 'rejected-else-likeliest',
   unfamiliarRejectedShare: 0.8,
 };

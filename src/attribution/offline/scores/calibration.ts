@@ -27,6 +27,16 @@ export interface ConfidenceCalibration {
      * enough such runs.
      */
     agentRange?: [number, number];
+    /**
+     * The stated agent and named-step confidence of an unfamiliar run, without and with a clear
+     * favourite (the runner-up agent at most half as likely as the most likely one): the low end
+     * of what held-out systems support, moved by the least the signal moved accuracy on any of
+     * them (train/calibrate.ts). Absent in older model files: `agent` and `stepByRank` state them.
+     */
+    agentByEvidence?: [number, number];
+    stepByEvidence?: [number, number];
+    /** The lowest and highest share of named steps that were right on held-out systems. */
+    stepRange?: [number, number];
   };
 }
 

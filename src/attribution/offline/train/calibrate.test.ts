@@ -17,6 +17,7 @@ function judgedRuns(
     single: shape.single ?? true,
     familiar: shape.familiar ?? false,
     system,
+    clear: false,
   }));
 }
 

@@ -15,6 +15,7 @@ import { fitPlatt } from './platt.js';
 import { assignFolds, foldsOf } from './folds.js';
 import { isLabelled } from '../features/inputs.js';
 import type { OfflineModel } from '../model/model-file.js';
+import { MEASURED_UNSEEN, unseenStatement } from './unseen-statement.js';
 
 /** Held-out raw confidences and whether each prediction was right. */
 export type Judged = {
@@ -26,9 +27,11 @@ export type Judged = {
     /** Whether the predicting model found the run familiar, and the run's system. */
     familiar: boolean;
     system: string;
+    /** Whether the agent scorer had a clear favourite (decode/clear-favourite.ts). */
+    clear: boolean;
   }[];
   /** `rank`: where the labelled step is among the candidates (0 the named step; -1 not listed). */
-  step: { confidence: number; correct: boolean; rank: number }[];
+  step: { confidence: number; correct: boolean; rank: number; system: string; clear: boolean }[];
 };
 
 /** Adds the predictions of `model` on `tested` (held out from it) to `into`. */
@@ -42,12 +45,15 @@ export function judge(tested: readonly Trace[], model: OfflineModel, into: Judge
         single: responsibleAgents(trace).length === 1,
         familiar: result.familiar !== false,
         system: subsetOf(trace),
+        clear: result.clearFavourite === true,
       });
     if (result.confidence !== undefined && trace.labels?.step !== undefined)
       into.step.push({
         confidence: result.confidence,
         correct: result.step === trace.labels.step,
         rank: (result.candidates ?? []).findIndex((entry) => entry.step === trace.labels?.step),
+        system: subsetOf(trace),
+        clear: result.clearFavourite === true,
       });
   }
 }
@@ -140,8 +146,13 @@ export function calibrationFor(
       systems.length,
     ))
       judge(fold.held, train(fold.training), unfamiliar);
-  const stepByRank = rateByRank(unfamiliar.step);
   const unseen = unseenSystemsAgent(unfamiliar.agent);
+  const agentStatement = unseenStatement(unfamiliar.agent, MEASURED_UNSEEN.agent);
+  const stepStatement = unseenStatement(unfamiliar.step, MEASURED_UNSEEN.step);
+  // The other candidates are stated at their rank's rate, never above the named step's least.
+  const stepByRank = rateByRank(unfamiliar.step)?.map((rate, rank) =>
+    rank > 0 && stepStatement ? Math.min(rate, stepStatement.byEvidence[0]) : rate,
+  );
   return {
     // A familiar run's agent confidence states the chance that the named agent is *the*
     // responsible one: where some runs have a single responsible agent, only those are fitted on.
@@ -155,10 +166,18 @@ export function calibrationFor(
     // 0): each candidate is stated at how often its rank was right. Nor were higher agent scores:
     // the named agent is stated at the held-out systems' mean hit rate (all their runs, naming
     // any of several responsible agents counting as right), with their spread.
+    // Both are then stated at the low end of what held-out systems support, moved by the one
+    // signal that held on each of them (unseen-statement.ts), with the systems' range.
     unfamiliar: {
       ...(unseen ?? { agent: fitPlatt(singleCause(unfamiliar.agent)) }),
       step: fitPlatt(unfamiliar.step),
       ...(stepByRank ? { stepByRank } : {}),
+      ...(agentStatement
+        ? { agentRange: agentStatement.range, agentByEvidence: agentStatement.byEvidence }
+        : {}),
+      ...(stepStatement
+        ? { stepRange: stepStatement.range, stepByEvidence: stepStatement.byEvidence }
+        : {}),
     },
   };
 }

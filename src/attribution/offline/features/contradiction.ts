@@ -1,0 +1,83 @@
+/**
+ * A step that contradicts the tool output it just read: the tool returned a quantity under a name
+ * (`unit_price: 12.5`, `"total": 40`) and the agent turn right after restates that name with
+ * another value (`unit price: 15.00 USD`). Read from the text alone, so it means the same in any
+ * system; the step feature `contradicts_tool_output` and the reason's "reports 15.00 where
+ * lookup_price returned 12.5" both come from here.
+ */
+import type { Step } from '../../../trace/model.js';
+
+/** What a contradicting step reports, and what the tool before it gave. */
+export interface Contradiction {
+  /** The quantity's name as the tool wrote it, words separated by spaces. */
+  name: string;
+  /** The value the step reports, and the one the tool returned, as written. */
+  reported: string;
+  given: string;
+  /** The tool (its result's name, else the step's speaker) and its step. */
+  tool: string;
+  toolStep: number;
+}
+
+/** A named quantity in a tool output: `name: 12.5`, `"name": 12.5`, `name = 12.5`. */
+const GIVEN = /["']?([a-z][a-z _-]{2,40}?)["']?\s*[:=]\s*"?\$?(-?\d[\d,]*(?:\.\d+)?)/gi;
+/** Fewest letters of a quantity's name, so that `id: 3` or `x = 2` is not read as one. */
+const MIN_NAME_LETTERS = 4;
+/** How far (characters, no digit between) a restated name may be from its value. */
+const GAP = 20;
+/** Tool outputs read back from the step (a call's several results). */
+const MAX_OUTPUTS = 3;
+/** Longest text read of each step (names and values sit near the head of a tool's output). */
+const MAX_TEXT = 4_000;
+
+const normalised = (text: string) => text.slice(0, MAX_TEXT).toLowerCase().replace(/[_-]+/g, ' ');
+const valueOf = (written: string) => Number(written.replace(/,/g, ''));
+const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** A tool's output, not an agent's turn. */
+const isToolOutput = (step: Step) =>
+  step.role === 'tool' || (step.role !== 'agent' && (step.toolResults?.length ?? 0) > 0);
+
+/** The named quantities of a tool output, first value of each name. */
+function quantitiesOf(step: Step): Map<string, string> {
+  const found = new Map<string, string>();
+  const text = [step.content, ...(step.toolResults ?? []).map((result) => result.content)].join(
+    '\n',
+  );
+  for (const match of text.slice(0, MAX_TEXT).matchAll(GIVEN)) {
+    const name = normalised(match[1]!).replace(/\s+/g, ' ').trim();
+    if (name.replace(/[^a-z]/g, '').length < MIN_NAME_LETTERS || found.has(name)) continue;
+    found.set(name, match[2]!);
+  }
+  return found;
+}
+
+/**
+ * Where the agent turn at `index` restates a quantity one of the tool outputs right before it
+ * gave, with another value: the first such quantity; undefined where it restates none so, or is
+ * not an agent's turn after a tool output.
+ */
+export function contradictionOf(steps: readonly Step[], index: number): Contradiction | undefined {
+  const step = steps[index];
+  if (step?.role !== 'agent') return undefined;
+  let text: string | undefined;
+  for (let back = index - 1; back >= 0 && index - back <= MAX_OUTPUTS; back -= 1) {
+    const output = steps[back]!;
+    if (!isToolOutput(output)) break;
+    for (const [name, given] of quantitiesOf(output)) {
+      text ??= normalised(step.content);
+      const restated = new RegExp(
+        `\\b${escaped(name).replace(/ /g, '\\s+')}\\b[^\\d\\n]{0,${GAP}}?(-?\\d[\\d,]*(?:\\.\\d+)?)`,
+      ).exec(text);
+      if (!restated || valueOf(restated[1]!) === valueOf(given)) continue;
+      return {
+        name,
+        reported: restated[1]!,
+        given,
+        tool: output.toolResults?.[0]?.name ?? output.agent,
+        toolStep: back,
+      };
+    }
+  }
+  return undefined;
+}
