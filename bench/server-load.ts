@@ -132,13 +132,14 @@ try {
   const started = performance.now();
   await Promise.all(Array.from({ length: concurrency }, worker));
   const seconds = (performance.now() - started) / 1000;
-  const db = openDatabase(join(home, 'faultline.db'));
-  const inStore = db
-    .prepare(
-      "SELECT count(DISTINCT traces.id) AS n FROM traces JOIN analyses ON analyses.trace_id = traces.id WHERE traces.name LIKE 'load-%'",
-    )
-    .get() as { n: number };
-  db.close();
+  const db = await openDatabase(join(home, 'faultline.db'));
+  const inStore = await db.queries
+    .selectFrom('traces')
+    .innerJoin('analyses', 'analyses.trace_id', 'traces.id')
+    .select((builder) => builder.fn.count<number>('traces.id').distinct().as('n'))
+    .where('traces.name', 'like', 'load-%')
+    .executeTakeFirstOrThrow();
+  await db.close();
   const lost = pairs - inStore.n;
   results.push({
     name: `${pairs} upload+analysis pairs at concurrency ${concurrency}: pairs lost`,
