@@ -55,8 +55,8 @@ export async function openRecord(
   const [labels, opened] = await Promise.all([
     repository.getLabels(traceId),
     repository.findOpenedRecord(traceId, {
-    evaluation: id,
-    record: index,
+      evaluation: id,
+      record: index,
       method: record.method,
     }),
   ]);

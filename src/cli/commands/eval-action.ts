@@ -155,7 +155,7 @@ export async function runEvalCommand(
   };
   process.stdout.write(terminalReport(summary));
   process.stderr.write(`results stored in ${store.file}\n`);
-  await saveForPage(`${methods.join(', ')} on ${shownPaths(paths)}`, methods, traces.length, summary);
+  await saveForPage(`${methods.join(', ')} on ${shownPaths(paths)}`, methods, traces, summary);
   await writeReports(flags.out ?? [], summary, traces);
   exit(finishBatch(outcome));
 }
@@ -191,13 +191,13 @@ function checkLlmFlags(methods: string[], flags: EvalFlags, llm: LlmOptions): vo
 async function saveForPage(
   title: string,
   methods: string[],
-  traces: number,
+  traces: readonly unknown[],
   summary: EvalSummary,
 ): Promise<void> {
   try {
     const db = await openDatabase(databaseLocation());
     try {
-      await new Repository(db).saveEvaluation(title, methods, traces, summary);
+      await new Repository(db).saveEvaluation(title, methods, traces.length, summary);
     } finally {
       await db.close();
     }
