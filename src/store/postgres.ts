@@ -51,20 +51,44 @@ export function createPool(url: string, options: PostgresOptions = {}): pg.Pool 
   return pool;
 }
 
+/** How many statement texts get a prepared statement of their own (the store has a few dozen). */
+const MAX_PREPARED = 500;
+
+/**
+ * A name per statement text, so that each connection parses and plans a statement once and then
+ * only binds its values (node-postgres prepares a named statement on first use per connection).
+ * Texts of several statements (migrations) cannot be prepared and go unnamed.
+ */
+function preparedNames(): (text: string) => { name?: string } {
+  const names = new Map<string, string>();
+  return (text) => {
+    if (text.includes(';')) return {};
+    let name = names.get(text);
+    if (!name && names.size < MAX_PREPARED) {
+      name = `faultline_${names.size + 1}`;
+      names.set(text, name);
+    }
+    return name ? { name } : {};
+  };
+}
+
 /**
  * The pool as Kysely's driver sees it, with every failure to reach the server turned into a
  * StoreUnavailableError (on checkout and on each statement, including BEGIN and COMMIT).
  */
 function guarded(pool: pg.Pool, location: string): PostgresPool {
   const clients = new WeakMap<pg.PoolClient, PostgresPoolClient>();
+  const named = preparedNames();
   const wrap = (client: pg.PoolClient): PostgresPoolClient => {
     let wrapped = clients.get(client);
     if (!wrapped) {
       wrapped = {
         query: ((text: string, values: readonly unknown[]) =>
-          client.query(text, [...values]).catch((error: unknown) => {
-            throw unavailableOr(error, location);
-          })) as unknown as PostgresPoolClient['query'],
+          client
+            .query({ text, values: [...values], ...named(text) })
+            .catch((error: unknown) => {
+              throw unavailableOr(error, location);
+            })) as unknown as PostgresPoolClient['query'],
         release: (destroy) => client.release(destroy),
       };
       clients.set(client, wrapped);
