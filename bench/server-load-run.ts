@@ -20,7 +20,7 @@ import { openDatabase } from '../src/store/database.js';
 
 /** What one run measured. */
 export interface LoadFigures {
-  /** Health latencies (ms) of the idle server, before the load. */
+  /** Health latencies (ms) of the idle server, between the large trace and the pairs. */
   healthIdle: number[];
   /** The large trace's analysis: health latencies (ms) while it ran. */
   healthDuringAnalysis: number[];
@@ -178,9 +178,10 @@ export async function runLoad(options: {
   try {
     const [line] = (await once(createInterface({ input: server.stdout }), 'line')) as [string];
     const base = line.replace(/\/$/, '');
-    // The machine's own noise: health asked for two seconds with nothing else running.
-    const idle = await healthDuring(base, sleep(2_000));
     const large = await largeTrace(base, options.largeFile);
+    // The machine's own noise: health asked for two seconds while the server has nothing to do
+    // (after the large trace, when the worker threads have loaded).
+    const idle = await healthDuring(base, sleep(2_000));
     const load = await loadPairs(base, options.pairs, options.concurrency);
     const stored = await storedPairs(databaseLocation(home, databaseUrl));
     return {

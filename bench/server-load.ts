@@ -49,7 +49,7 @@ function report(store: string, figures: LoadFigures, sizeMb: number): void {
     { name: `${store}: ${pairsName}: p99 of a pair`, values: [p99], unit: 'ms', target: 2000 },
   );
   notes.push(
-    `${store}: ${PAIRS} pairs in ${figures.seconds.toFixed(2)} s: p50 ${quantile(figures.pairTimes, 0.5).toFixed(0)} ms, p99 ${p99.toFixed(0)} ms; ${figures.stored} stored and analysed in its database, ${figures.failures} failed, ${figures.retries} retries after 503; health p99 ${quantile(figures.healthDuringPairs, 0.99).toFixed(1)} ms during the pairs (${figures.healthDuringPairs.length} requests), ${quantile(figures.healthDuringUpload, 0.99).toFixed(1)} ms during the ${sizeMb} MB upload, ${quantile(figures.healthDuringAnalysis, 0.99).toFixed(1)} ms during its analysis, ${quantile(figures.healthIdle, 0.99).toFixed(1)} ms idle before the load`,
+    `${store}: ${PAIRS} pairs in ${figures.seconds.toFixed(2)} s: p50 ${quantile(figures.pairTimes, 0.5).toFixed(0)} ms, p99 ${p99.toFixed(0)} ms; ${figures.stored} stored and analysed in its database, ${figures.failures} failed, ${figures.retries} retries after 503; health p99 ${quantile(figures.healthDuringPairs, 0.99).toFixed(1)} ms during the pairs (${figures.healthDuringPairs.length} requests), ${quantile(figures.healthDuringUpload, 0.99).toFixed(1)} ms during the ${sizeMb} MB upload, ${quantile(figures.healthDuringAnalysis, 0.99).toFixed(1)} ms during its analysis, ${quantile(figures.healthIdle, 0.99).toFixed(1)} ms idle between the two`,
   );
 }
 
