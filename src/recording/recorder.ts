@@ -153,9 +153,11 @@ export class Recorder {
     return this.options.folder ? runFile(this.options.folder, runId) : undefined;
   }
 
-  /** Writes a run after the write in progress, if any; never rejects (failures are logged). */
+  /** Writes a run after the write in progress, if any (store and file failures are logged). */
   private write(entry: Kept, force = false): Promise<Trace> {
-    const next = (entry.writing ?? Promise.resolve()).then(() => this.writeNow(entry, force));
+    const next = (entry.writing ?? Promise.resolve())
+      .catch(() => undefined)
+      .then(() => this.writeNow(entry, force));
     entry.writing = next;
     return next;
   }
