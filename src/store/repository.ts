@@ -5,6 +5,7 @@
  * layer: settings are stored as given by the caller, who strips secrets.
  */
 import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import { traceHash } from '../trace/hash.js';
 import type { Trace, TraceLabels } from '../trace/model.js';
 import { AnalysisStore } from './analyses.js';
@@ -66,25 +67,12 @@ export class Repository {
 
   /**
    * Stores a trace; the same content uploaded again (under any name) returns the existing entry,
-   * renamed when it had only the placeholder name of a paste.
+   * renamed when it had only the placeholder name of a paste. A new trace is one statement (an
+   * insert that adds nothing when the content is there), so the common case is one round trip.
    */
   async saveTrace(trace: Trace, name: string): Promise<TraceSummary> {
     const hash = traceHash(trace);
     const { queries } = this.db;
-    const existing = await queries
-      .selectFrom('traces')
-      .select(['id', 'name', 'format', 'steps', 'created_at'])
-      .where('content_hash', '=', hash)
-      .orderBy('created_at')
-      .limit(1)
-      .executeTakeFirst();
-    if (existing) {
-      if (existing.name === PASTED && name !== PASTED) {
-        await queries.updateTable('traces').set({ name }).where('id', '=', existing.id).execute();
-        existing.name = name;
-      }
-      return toSummary(existing);
-    }
     const summary: TraceSummary = {
       id: randomUUID(),
       name,
@@ -92,20 +80,49 @@ export class Repository {
       steps: trace.steps.length,
       createdAt: new Date().toISOString(),
     };
-    await queries
+    const inserted = await queries
       .insertInto('traces')
-      .values({
-        id: summary.id,
-        content_hash: hash,
-        name,
-        format: summary.format,
-        steps: summary.steps,
-        trace_json: JSON.stringify(trace),
-        labels_json: trace.labels ? JSON.stringify(trace.labels) : null,
-        created_at: summary.createdAt,
-      })
-      .execute();
-    return summary;
+      .columns([
+        'id',
+        'content_hash',
+        'name',
+        'format',
+        'steps',
+        'trace_json',
+        'labels_json',
+        'created_at',
+      ])
+      .expression(
+        queries
+          .selectNoFrom([
+            sql.val(summary.id).as('id'),
+            sql.val(hash).as('content_hash'),
+            sql.val(name).as('name'),
+            sql.val(summary.format).as('format'),
+            // Typed, so that PostgreSQL reads the value as a number, not as text.
+            sql`cast(${summary.steps} as integer)`.as('steps'),
+            sql.val(JSON.stringify(trace)).as('trace_json'),
+            sql.val(trace.labels ? JSON.stringify(trace.labels) : null).as('labels_json'),
+            sql.val(summary.createdAt).as('created_at'),
+          ])
+          .where(({ not, exists, selectFrom }) =>
+            not(exists(selectFrom('traces').select('id').where('content_hash', '=', hash))),
+          ),
+      )
+      .executeTakeFirstOrThrow();
+    if (Number(inserted.numInsertedOrUpdatedRows) > 0) return summary;
+    const existing = await queries
+      .selectFrom('traces')
+      .select(['id', 'name', 'format', 'steps', 'created_at'])
+      .where('content_hash', '=', hash)
+      .orderBy('created_at')
+      .limit(1)
+      .executeTakeFirstOrThrow();
+    if (existing.name === PASTED && name !== PASTED) {
+      await queries.updateTable('traces').set({ name }).where('id', '=', existing.id).execute();
+      existing.name = name;
+    }
+    return toSummary(existing);
   }
 
   /**
