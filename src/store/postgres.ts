@@ -84,11 +84,9 @@ function guarded(pool: pg.Pool, location: string): PostgresPool {
     if (!wrapped) {
       wrapped = {
         query: ((text: string, values: readonly unknown[]) =>
-          client
-            .query({ text, values: [...values], ...named(text) })
-            .catch((error: unknown) => {
-              throw unavailableOr(error, location);
-            })) as unknown as PostgresPoolClient['query'],
+          client.query({ text, values: [...values], ...named(text) }).catch((error: unknown) => {
+            throw unavailableOr(error, location);
+          })) as unknown as PostgresPoolClient['query'],
         release: (destroy) => client.release(destroy),
       };
       clients.set(client, wrapped);
