@@ -33,7 +33,7 @@ process.env.FAULTLINE_HOME = home;
 const REPLY =
   'The answer follows from the plan: seventeen times twenty-three is 391, plus five is 396.';
 const upstream = await startWireServer(() => ({ text: REPLY, toolCalls: [] }));
-const db = openDatabase(join(home, 'faultline.db'));
+const db = await openDatabase(join(home, 'faultline.db'));
 const runs = new RunStore(db);
 const recorder = new Recorder({ folder: join(home, 'runs'), store: runs });
 const proxy = await startProxy({ upstream: upstream.baseUrl, recorder, port: 0 });
@@ -90,7 +90,7 @@ try {
     concurrentWall.push(performance.now() - started);
     concurrentMedians.push(median(times));
     const trace = await recorder.flush(run);
-    const stored = runs.get(run)?.steps ?? 0;
+    const stored = (await runs.get(run))?.steps ?? 0;
     lost.push(CONCURRENT - Math.min(trace.steps.length, stored));
 
     const direct: number[] = [];
@@ -124,7 +124,7 @@ try {
 } finally {
   await proxy.close();
   await upstream.close();
-  db.close();
+  await db.close();
   rmSync(home, { recursive: true, force: true });
 }
 process.stdout.write(`${JSON.stringify({ results, notes })}\n`);

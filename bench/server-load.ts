@@ -1,162 +1,90 @@
 /**
  * Child process of the benchmark: the server under load, on loopback only, bounded in count and
- * time. Prints JSON on stdout: `{ results: [{ name, values, unit, target }], notes: [...] }`.
+ * time, on the SQLite store and, when a PostgreSQL server can be started here (as the tests start
+ * one, test/postgres-server.ts), on PostgreSQL too, in one process one after the other
+ * (bench/server-load-run.ts is one run). Prints JSON on stdout:
+ * `{ results: [{ name, values, unit, target }], notes: [...] }`.
  *
- * 1. A 60 MB trace is uploaded and analysed while `/api/health` is asked every 20 ms: its latency
- *    (p99) during the analysis must stay under 50 ms (the analysis runs in a worker thread).
- * 2. 500 upload+analysis pairs at concurrency 50, each trace distinct: every acknowledged upload
- *    must be stored and analysed (nothing lost); a 503 is retried after its Retry-After. The p99
- *    of a pair is reported.
+ * Per store: `/api/health` p99 during a 60 MB trace's analysis and during the pairs (under 50 ms:
+ * the work runs in worker threads), 500 upload+analysis pairs at concurrency 50 with nothing lost
+ * (counted in the database the server used) and the p99 of a pair. Then PostgreSQL/SQLite ratios
+ * of the pairs' wall time (at most 1.2) and p99.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
-import { startServer } from '../src/server/serve.js';
-import { openDatabase } from '../src/store/database.js';
+import { startPostgres } from '../test/postgres-server.js';
 import { generateTrace } from './generate-trace.js';
+import { quantile, runLoad, type LoadFigures } from './server-load-run.js';
 
-const quantile = (values: number[], q: number) => {
-  const sorted = [...values].sort((left, right) => left - right);
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
-};
-const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds));
+const PAIRS = 500;
+const CONCURRENCY = 50;
 
-const home = mkdtempSync(join(tmpdir(), 'faultline-bench-server-'));
 const results: { name: string; values: number[]; unit: string; target: number }[] = [];
 const notes: string[] = [];
-const server = await startServer({ home, host: '127.0.0.1', port: 0 });
-const base = server.state.url.replace(/\/$/, '');
-const json = { 'content-type': 'application/json' };
-const bytes = { 'content-type': 'application/octet-stream' };
+const pairsName = `${PAIRS} upload+analysis pairs at concurrency ${CONCURRENCY}`;
 
-/** Sends a request, retrying a 503 after its Retry-After (at most 50 times). */
-async function send(
-  path: string,
-  init: RequestInit,
-): Promise<{ response: Response; retries: number }> {
-  for (let retries = 0; ; retries += 1) {
-    const response = await fetch(`${base}${path}`, init);
-    if (response.status !== 503 || retries >= 50) return { response, retries };
-    await response.arrayBuffer();
-    await sleep(Number(response.headers.get('retry-after') ?? '1') * 1000);
-  }
+/** The results and the note of one store's run. */
+function report(store: string, figures: LoadFigures, sizeMb: number): void {
+  const p99 = quantile(figures.pairTimes, 0.99);
+  results.push(
+    {
+      name: `${store}: /api/health p99 during a ${sizeMb} MB trace's analysis`,
+      values: [quantile(figures.healthDuringAnalysis, 0.99)],
+      unit: 'ms',
+      target: 50,
+    },
+    {
+      name: `${store}: /api/health p99 during the ${PAIRS} pairs`,
+      values: [quantile(figures.healthDuringPairs, 0.99)],
+      unit: 'ms',
+      target: 50,
+    },
+    {
+      name: `${store}: ${pairsName}: pairs lost`,
+      values: [figures.lost + figures.failures],
+      unit: 'pairs',
+      target: 0,
+    },
+    { name: `${store}: ${pairsName}: p99 of a pair`, values: [p99], unit: 'ms', target: 2000 },
+  );
+  notes.push(
+    `${store}: ${PAIRS} pairs in ${figures.seconds.toFixed(2)} s: p50 ${quantile(figures.pairTimes, 0.5).toFixed(0)} ms, p99 ${p99.toFixed(0)} ms; ${figures.stored} stored and analysed in its database, ${figures.failures} failed, ${figures.retries} retries after 503; health p99 ${quantile(figures.healthDuringPairs, 0.99).toFixed(1)} ms during the pairs (${figures.healthDuringPairs.length} requests), ${quantile(figures.healthDuringUpload, 0.99).toFixed(1)} ms during the ${sizeMb} MB upload, ${quantile(figures.healthDuringAnalysis, 0.99).toFixed(1)} ms during its analysis, ${quantile(figures.healthIdle, 0.99).toFixed(1)} ms idle between the two`,
+  );
 }
 
+const folder = mkdtempSync(join(tmpdir(), 'faultline-bench-load-'));
+const largeFile = join(folder, 'large-60mb.json');
 try {
-  // 1. Health while a 60 MB trace is analysed.
-  const large = join(home, 'large-60mb.json');
-  const size = await generateTrace(large, 65_000);
-  const body = readFileSync(large);
-  const healthDuring = async <Result>(work: Promise<Result>) => {
-    const latencies: number[] = [];
-    let done = false;
-    const finished = work.finally(() => {
-      done = true;
-    });
-    const deadline = performance.now() + 120_000;
-    while (!done && performance.now() < deadline) {
-      const started = performance.now();
-      const response = await fetch(`${base}/api/health`);
-      await response.arrayBuffer();
-      latencies.push(performance.now() - started);
-      await sleep(20);
-    }
-    return { result: await finished, latencies };
-  };
-  const upload = await healthDuring(
-    fetch(`${base}/api/traces?name=large.json`, { method: 'POST', body, headers: bytes }).then(
-      async (response) => (await response.json()) as { traces: { id: string }[] },
-    ),
-  );
-  const id = upload.result.traces[0]!.id;
-  const analysis = await healthDuring(
-    fetch(`${base}/api/traces/${id}/analyses`, {
-      method: 'POST',
-      body: '{"method": "offline"}',
-      headers: json,
-    }).then((response) => response.status),
-  );
-  if (analysis.result !== 201) throw new Error(`the 60 MB analysis answered ${analysis.result}`);
-  results.push({
-    name: `/api/health p99 during a ${(size / 1e6).toFixed(0)} MB trace's analysis`,
-    values: [quantile(analysis.latencies, 0.99)],
-    unit: 'ms',
-    target: 50,
-  });
-  notes.push(
-    `health during the 60 MB upload: p99 ${quantile(upload.latencies, 0.99).toFixed(1)} ms over ${upload.latencies.length} requests; during its analysis: p50 ${quantile(analysis.latencies, 0.5).toFixed(1)} ms, p99 ${quantile(analysis.latencies, 0.99).toFixed(1)} ms over ${analysis.latencies.length} requests`,
-  );
-
-  // 2. 500 upload+analysis pairs at concurrency 50.
-  const example = JSON.parse(
-    readFileSync(new URL('../examples/who-and-when-hc-6.json', import.meta.url), 'utf8'),
-  ) as { history: { content: string }[] };
-  const pairs = 500;
-  const concurrency = 50;
-  const pairTimes: number[] = [];
-  const stored = new Set<string>();
-  let retries = 0;
-  let failures = 0;
-  let next = 0;
-  const worker = async () => {
-    while (next < pairs) {
-      const index = next;
-      next += 1;
-      const trace = structuredClone(example);
-      trace.history[0]!.content += ` (load run ${index})`;
-      const started = performance.now();
-      const uploaded = await send(`/api/traces?name=load-${index}.json`, {
-        method: 'POST',
-        body: JSON.stringify(trace),
-        headers: bytes,
+  const sizeMb = Math.round((await generateTrace(largeFile, 65_000)) / 1e6);
+  const load = { largeFile, pairs: PAIRS, concurrency: CONCURRENCY };
+  const sqlite = await runLoad(load);
+  report('SQLite', sqlite, sizeMb);
+  const postgres = await startPostgres();
+  if ('skip' in postgres) notes.push(`PostgreSQL not measured: ${postgres.skip}`);
+  else {
+    try {
+      const figures = await runLoad({
+        ...load,
+        databaseUrl: await postgres.createDatabase('load'),
       });
-      retries += uploaded.retries;
-      if (uploaded.response.status !== 201) {
-        failures += 1;
-        continue;
-      }
-      const { traces } = (await uploaded.response.json()) as { traces: { id: string }[] };
-      const analysed = await send(`/api/traces/${traces[0]!.id}/analyses`, {
-        method: 'POST',
-        body: '{"method": "offline"}',
-        headers: json,
+      report('PostgreSQL', figures, sizeMb);
+      const ratio = figures.seconds / sqlite.seconds;
+      const p99Ratio = quantile(figures.pairTimes, 0.99) / quantile(sqlite.pairTimes, 0.99);
+      results.push({
+        name: `PostgreSQL/SQLite: ${pairsName}: wall time ratio`,
+        values: [ratio],
+        unit: 'x',
+        target: 1.2,
       });
-      retries += analysed.retries;
-      await analysed.response.arrayBuffer();
-      if (analysed.response.status !== 201) failures += 1;
-      else stored.add(traces[0]!.id);
-      pairTimes.push(performance.now() - started);
+      notes.push(
+        `PostgreSQL/SQLite: ${PAIRS} pairs ${figures.seconds.toFixed(2)} s / ${sqlite.seconds.toFixed(2)} s = ${ratio.toFixed(2)}; p99 of a pair ${p99Ratio.toFixed(2)}`,
+      );
+    } finally {
+      await postgres.stop();
     }
-  };
-  const started = performance.now();
-  await Promise.all(Array.from({ length: concurrency }, worker));
-  const seconds = (performance.now() - started) / 1000;
-  const db = openDatabase(join(home, 'faultline.db'));
-  const inStore = db
-    .prepare(
-      "SELECT count(DISTINCT traces.id) AS n FROM traces JOIN analyses ON analyses.trace_id = traces.id WHERE traces.name LIKE 'load-%'",
-    )
-    .get() as { n: number };
-  db.close();
-  const lost = pairs - inStore.n;
-  results.push({
-    name: `${pairs} upload+analysis pairs at concurrency ${concurrency}: pairs lost`,
-    values: [lost + failures],
-    unit: 'pairs',
-    target: 0,
-  });
-  results.push({
-    name: `${pairs} upload+analysis pairs at concurrency ${concurrency}: p99 of a pair`,
-    values: [quantile(pairTimes, 0.99)],
-    unit: 'ms',
-    target: 2000,
-  });
-  notes.push(
-    `${pairs} pairs in ${seconds.toFixed(1)} s: p50 ${quantile(pairTimes, 0.5).toFixed(0)} ms, p99 ${quantile(pairTimes, 0.99).toFixed(0)} ms; ${inStore.n} stored and analysed, ${failures} failed, ${retries} retries after 503`,
-  );
+  }
 } finally {
-  await server.stop();
-  rmSync(home, { recursive: true, force: true });
+  rmSync(folder, { recursive: true, force: true });
 }
 process.stdout.write(JSON.stringify({ results, notes }));

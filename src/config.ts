@@ -12,6 +12,8 @@ export const ENVIRONMENT = {
   token: 'FAULTLINE_TOKEN',
   /** A `postgres://` URL: the store lives in that PostgreSQL database instead of the home's file. */
   databaseUrl: 'FAULTLINE_DATABASE_URL',
+  /** Connections each PostgreSQL pool may open (one pool per server thread; default 10). */
+  databasePoolSize: 'FAULTLINE_DATABASE_POOL_SIZE',
   /** Set by `launch --daemon` for the server process it starts. */
   daemonChild: 'FAULTLINE_DAEMON_CHILD',
 } as const;
@@ -41,6 +43,18 @@ export function databasePath(home: string = faultlineHome()): string {
  */
 export function databaseLocation(home: string = faultlineHome(), explicit?: string): string {
   return explicit ?? environmentValue(ENVIRONMENT.databaseUrl) ?? databasePath(home);
+}
+
+/** Connections a PostgreSQL pool opens at most by default. */
+export const DEFAULT_POOL_SIZE = 10;
+
+/**
+ * How many connections a PostgreSQL pool may open: the option, else
+ * FAULTLINE_DATABASE_POOL_SIZE, else 10. A value that is not a positive whole number is ignored.
+ */
+export function databasePoolSize(explicit?: number): number {
+  const value = explicit ?? Number(environmentValue(ENVIRONMENT.databasePoolSize));
+  return Number.isInteger(value) && value > 0 ? value : DEFAULT_POOL_SIZE;
 }
 
 /** The price table file: `--prices`, else FAULTLINE_PRICES. */

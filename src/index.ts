@@ -113,7 +113,7 @@ export { verify, type VerifyOptions, type Verification } from './recording/verif
 export { parseFix, writeFix, type Fix } from './recording/fix.js';
 export { markOutcome } from './recording/outcome.js';
 export { RunStore, type RunRecord } from './store/runs.js';
-export { openDatabase, type Db } from './store/database.js';
+export { openDatabase, StoreUnavailableError, type Db } from './store/database.js';
 
 export {
   FaultlineError,

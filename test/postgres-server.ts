@@ -1,7 +1,8 @@
 /**
  * A throwaway PostgreSQL server for tests: Debian's server binaries (the `postgresql` package),
  * a cluster in a temporary folder, listening on 127.0.0.1 at a free port with its socket in that
- * folder, trust authentication, stopped and removed by `stop()`. PostgreSQL refuses to run as
+ * folder, trust authentication, stopped and removed by `stop()`; `restart()` stops it at once
+ * (connections cut, as in a crash) and starts it again on the same port, for fault tests. PostgreSQL refuses to run as
  * root, so under root it runs as the `postgres` user. `startPostgres` answers a reason instead
  * when it cannot start here, for the test to skip with.
  */
@@ -12,7 +13,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { PostgresDb } from '../src/store/postgres.js';
+import pg from 'pg';
 
 const run = promisify(execFile);
 
@@ -21,7 +22,9 @@ export interface PostgresServer {
   /** The URL of a database on it. */
   url(database: string): string;
   /** Creates an empty database and gives its URL. */
-  createDatabase(name: string): string;
+  createDatabase(name: string): Promise<string>;
+  /** Stops the server at once (immediate mode) and, after `downMs`, starts it again. */
+  restart(downMs?: number): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -90,16 +93,9 @@ export async function startPostgres(): Promise<PostgresServer | { skip: string }
     ]);
     const port = await freePort();
     const settings = `-p ${port} -k ${folder} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off`;
-    await as('pg_ctl', [
-      '-D',
-      data,
-      '-l',
-      join(folder, 'server.log'),
-      '-o',
-      settings,
-      '-w',
-      'start',
-    ]);
+    const start = () =>
+      as('pg_ctl', ['-D', data, '-l', join(folder, 'server.log'), '-o', settings, '-w', 'start']);
+    await start();
     const url = (database: string) => `postgres://postgres@127.0.0.1:${port}/${database}`;
     // A test process that ends without stop() (a crash, a cancelled run) leaves no server behind.
     const leftOver = () => {
@@ -111,15 +107,21 @@ export async function startPostgres(): Promise<PostgresServer | { skip: string }
     process.once('exit', leftOver);
     return {
       url,
-      createDatabase(name) {
+      async createDatabase(name) {
         // A bare connection: the maintenance database gets no faultline tables.
-        const admin = new PostgresDb(url('postgres'));
+        const admin = new pg.Client({ connectionString: url('postgres') });
+        await admin.connect();
         try {
-          admin.exec(`CREATE DATABASE ${name}`);
+          await admin.query(`CREATE DATABASE ${name}`);
         } finally {
-          admin.close();
+          await admin.end();
         }
         return url(name);
+      },
+      async restart(downMs = 0) {
+        await as('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
+        await new Promise((resolve) => setTimeout(resolve, downMs));
+        await start();
       },
       async stop() {
         process.removeListener('exit', leftOver);

@@ -41,7 +41,7 @@ export async function startHarness(
   process.env.FAULTLINE_HOME = home;
   const runsFolder = join(home, 'runs');
   const upstream = await startWireServer(answer);
-  const db = openDatabase(join(home, 'faultline.db'));
+  const db = await openDatabase(join(home, 'faultline.db'));
   const runs = new RunStore(db);
   const lines: string[] = [];
   const recorder = new Recorder({
@@ -69,7 +69,7 @@ export async function startHarness(
     async close() {
       await proxy.close();
       await upstream.close();
-      db.close();
+      await db.close();
       if (previousHome === undefined) delete process.env.FAULTLINE_HOME;
       else process.env.FAULTLINE_HOME = previousHome;
       rmSync(home, { recursive: true, force: true });

@@ -80,7 +80,7 @@ export interface ReplaySetUp {
   /** The page's database, when storing. */
   database?: { runs: RunStore; repository: Repository };
   fixWriter(): Promise<ModelClient>;
-  close(): void;
+  close(): Promise<void>;
 }
 
 /** Opens what the flags ask for. */
@@ -90,14 +90,14 @@ export async function replaySetUp(
 ): Promise<ReplaySetUp> {
   const timeoutMs = wholeNumber(flags.timeout, '--timeout', 1) * 1000;
   let database: ReplaySetUp['database'];
-  let close = () => {};
+  let close = () => Promise.resolve();
   if (flags.store) {
     const [{ openDatabase }, { RunStore }, { Repository }] = await Promise.all([
       import('../store/database.js'),
       import('../store/runs.js'),
       import('../store/repository.js'),
     ]);
-    const db = openDatabase(databaseLocation());
+    const db = await openDatabase(databaseLocation());
     database = { runs: new RunStore(db), repository: new Repository(db) };
     close = () => db.close();
   }
@@ -136,7 +136,7 @@ export async function recordedTrace(path: string, runs: RunStore | undefined): P
     const { loadTrace } = await import('../trace/load.js');
     return loadTrace(path);
   }
-  const stored = runs?.trace(path.replace(/\.json$/, ''));
+  const stored = await runs?.trace(path.replace(/\.json$/, ''));
   if (stored) return stored;
   throw new UserError(`${path}: no such file${runs ? ' and no recorded run of that id' : ''}`);
 }

@@ -36,7 +36,7 @@ export async function storeLiveRun(
   };
   const service = trace.metadata?.service;
   const name = `${typeof service === 'string' && service ? service : 'OTLP'} ${run.traceId.slice(0, 8)}`;
-  const record = runs.save(trace, { name });
+  const record = await runs.save(trace, { name });
   return {
     runId: record.runId,
     traceId: record.traceId,

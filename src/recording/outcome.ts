@@ -59,18 +59,18 @@ export async function markOutcome(
   outcome: TraceOutcome,
   options: { attribute?: boolean } = {},
 ): Promise<MarkedOutcome> {
-  const run = runs.setOutcome(id, outcome);
+  const run = await runs.setOutcome(id, outcome);
   if (!run)
     throw new UserError(
       `no recorded run ${id}; runs appear once \`faultline proxy\` has recorded a call of theirs`,
     );
   writeOutcome(run.file, outcome);
   if (outcome !== 'failure' || options.attribute === false) return { run };
-  const trace = repository.getTrace(run.traceId);
+  const trace = await repository.getTrace(run.traceId);
   if (!trace || trace.steps.length === 0) return { run };
   const started = performance.now();
   const result: Attribution = await getMethod('offline').attribute(trace);
-  const analysis = repository.saveAnalysis(
+  const analysis = await repository.saveAnalysis(
     run.traceId,
     { method: 'offline', useGroundTruth: true },
     result,

@@ -294,8 +294,8 @@ describe('calls become the steps of runs', () => {
     );
 
     // The page: the run is a stored trace (src/server/run-routes.test.ts reads it over HTTP).
-    const stored = harness.runs.get('team-1')!;
-    const onPage = new Repository(harness.db).getTrace(stored.traceId)!;
+    const stored = (await harness.runs.get('team-1'))!;
+    const onPage = (await new Repository(harness.db).getTrace(stored.traceId))!;
     assert.deepEqual(
       onPage.steps.map((step) => step.agent),
       ['A', 'B', 'A'],

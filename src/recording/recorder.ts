@@ -38,6 +38,8 @@ interface Kept {
   written: number;
   timer?: NodeJS.Timeout;
   changedAt: number;
+  /** The write in progress: a run's writes go one after another, so the last one stands. */
+  writing?: Promise<unknown>;
 }
 
 /** The file a run is written to. */
@@ -69,7 +71,7 @@ export class Recorder {
       const last = Math.max(entry.changedAt, this.askedAt.get(runId) ?? 0);
       const idle = now - last >= idleMs && entry.builder.pending === 0 && !entry.timer;
       if (idle && (this.options.folder || this.options.store)) {
-        this.write(entry, true);
+        await this.write(entry, true);
         this.runs.delete(runId);
       }
     }
@@ -90,7 +92,7 @@ export class Recorder {
     const file = this.options.folder ? runFile(this.options.folder, runId) : undefined;
     let earlier: Trace | undefined;
     try {
-      earlier = this.options.store?.trace(runId);
+      earlier = await this.options.store?.trace(runId);
       if (!earlier && file && existsSync(file)) earlier = await loadTrace(file);
     } catch (error) {
       this.log(
@@ -113,7 +115,7 @@ export class Recorder {
       if (entry.timer) return;
       entry.timer = setTimeout(() => {
         entry.timer = undefined;
-        this.write(entry);
+        void this.write(entry);
       }, this.options.flushMs ?? 100);
     });
   }
@@ -151,7 +153,16 @@ export class Recorder {
     return this.options.folder ? runFile(this.options.folder, runId) : undefined;
   }
 
-  private write(entry: Kept, force = false): Trace {
+  /** Writes a run after the write in progress, if any (store and file failures are logged). */
+  private write(entry: Kept, force = false): Promise<Trace> {
+    const next = (entry.writing ?? Promise.resolve())
+      .catch(() => undefined)
+      .then(() => this.writeNow(entry, force));
+    entry.writing = next;
+    return next;
+  }
+
+  private async writeNow(entry: Kept, force: boolean): Promise<Trace> {
     const { builder } = entry;
     let trace = this.options.decorate?.(builder.toTrace()) ?? builder.toTrace();
     if (!force && entry.written === builder.version) return trace;
@@ -159,7 +170,7 @@ export class Recorder {
     const file = this.fileOf(builder.id);
     try {
       if (this.options.store) {
-        const stored = this.options.store.save(trace, file ? { file } : {});
+        const stored = await this.options.store.save(trace, file ? { file } : {});
         // An outcome given meanwhile (on the page, by `faultline outcome`) is the run's outcome.
         if (stored.outcome !== trace.outcome && builder.outcome === 'unknown') {
           builder.outcome = stored.outcome;

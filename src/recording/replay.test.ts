@@ -53,7 +53,7 @@ before(async () => {
   const home = mkdtempSync(join(tmpdir(), 'faultline-replay-'));
   process.env.FAULTLINE_HOME = home;
   const model = await startScriptedModel({ fault: 'coder' });
-  const db = openDatabase(join(home, 'faultline.db'));
+  const db = await openDatabase(join(home, 'faultline.db'));
   const runs = new RunStore(db);
   const folder = join(home, 'runs');
   const answer = join(home, 'answer.json');
@@ -96,7 +96,7 @@ before(async () => {
 
 after(async () => {
   await recorded?.model.close();
-  recorded?.db.close();
+  await recorded?.db.close();
   if (previousHome === undefined) delete process.env.FAULTLINE_HOME;
   else process.env.FAULTLINE_HOME = previousHome;
   if (recorded) rmSync(recorded.home, { recursive: true, force: true });
@@ -166,7 +166,7 @@ describe('replay', () => {
       ['recording', 'fix', 'upstream', 'upstream'],
     );
     assert.equal(
-      recorded.runs.get(result.runId)?.outcome,
+      (await recorded.runs.get(result.runId))?.outcome,
       'success',
       'the replayed run is on the page',
     );
@@ -371,9 +371,9 @@ describe('verify', () => {
     const labelled = JSON.parse(readFileSync(recorded.file, 'utf8')) as Trace;
     assert.deepEqual([labelled.labels?.agent, labelled.labels?.step], ['coder', 1]);
     const repository = new Repository(recorded.db);
-    const traceId = recorded.runs.get('team-1')!.traceId;
-    assert.equal(repository.getTrace(traceId)!.labels?.byUser, true);
-    const [analysis] = repository.listAnalyses({ traceId }).items;
+    const traceId = (await recorded.runs.get('team-1'))!.traceId;
+    assert.equal((await repository.getTrace(traceId))!.labels?.byUser, true);
+    const [analysis] = (await repository.listAnalyses({ traceId })).items;
     assert.equal(analysis?.result.verified?.step, 1);
     assert.equal(analysis?.result.verified?.earlierAllTried, true);
   });

@@ -61,20 +61,20 @@ export function analysisRoutes(repository: Repository, options: RouteOptions): H
     return context.json(answer satisfies AnalysisResponse, 201);
   });
 
-  api.get('/analyses', (context) => {
+  api.get('/analyses', async (context) => {
     const traceId = context.req.query('trace');
-    const { items, ...page } = repository.listAnalyses({
+    const { items, ...page } = await repository.listAnalyses({
       ...pageOf(context),
       ...(traceId ? { traceId } : {}),
     });
     return context.json({ analyses: items, ...page } satisfies AnalysesResponse);
   });
 
-  api.get('/analyses/:id', (context) => {
-    const analysis = repository.getAnalysis(context.req.param('id'));
+  api.get('/analyses/:id', async (context) => {
+    const analysis = await repository.getAnalysis(context.req.param('id'));
     if (!analysis)
       throw new HTTPException(404, { message: `no analysis ${context.req.param('id')}` });
-    const labels = repository.getLabels(analysis.traceId);
+    const labels = await repository.getLabels(analysis.traceId);
     return context.json({
       analysis,
       match: labelMatch(analysis.result, labels),

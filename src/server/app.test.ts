@@ -25,7 +25,7 @@ describe('HTTP API', () => {
 
   before(async () => {
     folder = await mkdtemp(join(tmpdir(), 'faultline-api-'));
-    db = openDatabase(join(folder, 'faultline.db'));
+    db = await openDatabase(join(folder, 'faultline.db'));
     app = createApp({
       repository: new Repository(db),
       maxUploadBytes: 200_000,
@@ -35,7 +35,7 @@ describe('HTTP API', () => {
     example = await readFile(join(ROOT, 'examples/who-and-when-hc-6.json'), 'utf8');
   });
   after(async () => {
-    db.close();
+    await db.close();
     await rm(folder, { recursive: true, force: true });
   });
 
@@ -219,7 +219,7 @@ describe('HTTP API', () => {
       usage: { calls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 },
       milliseconds: 3,
     });
-    const saved = new Repository(db).saveEvaluation('offline on examples', ['offline'], 2, {
+    const saved = await new Repository(db).saveEvaluation('offline on examples', ['offline'], 2, {
       rows: [],
       records: [
         record(join(ROOT, 'examples/who-and-when-hc-6.json')),
@@ -416,7 +416,7 @@ describe('HTTP API', () => {
 
 describe('HTTP API with a token', () => {
   it('requires the token on every request', async () => {
-    const db = openDatabase(':memory:');
+    const db = await openDatabase(':memory:');
     try {
       const app = createApp({
         repository: new Repository(db),
@@ -450,7 +450,7 @@ describe('HTTP API with a token', () => {
         'the cookie is accepted (the page is not built here)',
       );
     } finally {
-      db.close();
+      await db.close();
     }
   });
 });
@@ -465,11 +465,11 @@ describe('HTTP API and model keys', () => {
     saved = process.env.OPENAI_API_KEY;
     process.env.OPENAI_API_KEY = secret;
     folder = await mkdtemp(join(tmpdir(), 'faultline-api-keys-'));
-    db = openDatabase(join(folder, 'faultline.db'));
+    db = await openDatabase(join(folder, 'faultline.db'));
     example = await readFile(join(ROOT, 'examples/who-and-when-hc-6.json'), 'utf8');
   });
   after(async () => {
-    db.close();
+    await db.close();
     await rm(folder, { recursive: true, force: true });
     if (saved === undefined) delete process.env.OPENAI_API_KEY;
     else process.env.OPENAI_API_KEY = saved;
@@ -527,7 +527,9 @@ describe('HTTP API and model keys', () => {
         assert.equal(response.status, 201, text);
         assert.doesNotMatch(text, new RegExp(secret));
         assert.equal(server.requests[0]!.headers.authorization, `Bearer ${secret}`);
-        const stored = JSON.stringify(db.prepare('SELECT * FROM analyses').all());
+        const stored = JSON.stringify(
+          await db.queries.selectFrom('analyses').selectAll().execute(),
+        );
         assert.doesNotMatch(stored, new RegExp(secret));
       });
     } finally {
@@ -595,7 +597,7 @@ describe('HTTP API and model keys', () => {
       assert.equal(server.requests[0]!.headers.authorization, 'Bearer sk-callers-own');
       assert.doesNotMatch(text, /sk-callers-own/);
       assert.doesNotMatch(
-        JSON.stringify(db.prepare('SELECT * FROM analyses').all()),
+        JSON.stringify(await db.queries.selectFrom('analyses').selectAll().execute()),
         /sk-callers-own/,
       );
     } finally {

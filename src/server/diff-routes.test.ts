@@ -21,7 +21,7 @@ describe('GET /api/diff', () => {
 
   before(async () => {
     folder = await mkdtemp(join(tmpdir(), 'faultline-diff-'));
-    db = openDatabase(join(folder, 'faultline.db'));
+    db = await openDatabase(join(folder, 'faultline.db'));
     app = createApp({ repository: new Repository(db), webRoot: join(folder, 'no-web') });
     for (const name of ['failed', 'passed', 'other-task']) {
       const response = await app.request(`/api/traces?name=${name}.json`, {
@@ -33,7 +33,7 @@ describe('GET /api/diff', () => {
     }
   });
   after(async () => {
-    db.close();
+    await db.close();
     await rm(folder, { recursive: true, force: true });
   });
 

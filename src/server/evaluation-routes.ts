@@ -68,7 +68,7 @@ interface ParsedEvaluation {
 const PARSED_KEPT = 4;
 
 function parseEvaluation(
-  evaluation: NonNullable<ReturnType<Repository['getEvaluation']>>,
+  evaluation: NonNullable<Awaited<ReturnType<Repository['getEvaluation']>>>,
 ): ParsedEvaluation {
   const rows = storedRecords(evaluation.summary).map((record, index): EvaluationTraceRow => ({
     index,
@@ -89,17 +89,17 @@ function parseEvaluation(
 export function evaluationRoutes(repository: Repository, jobs: JobPool): Hono {
   const api = new Hono();
 
-  api.get('/', (context) => {
-    const { items, ...page } = repository.listEvaluations(pageOf(context));
+  api.get('/', async (context) => {
+    const { items, ...page } = await repository.listEvaluations(pageOf(context));
     return context.json({ evaluations: items, ...page } satisfies EvaluationsResponse);
   });
 
   const parsed = new Map<string, ParsedEvaluation>();
-  api.get('/:id', (context) => {
+  api.get('/:id', async (context) => {
     const id = context.req.param('id');
     let found = parsed.get(id);
     if (!found) {
-      const evaluation = repository.getEvaluation(id);
+      const evaluation = await repository.getEvaluation(id);
       if (!evaluation) throw new HTTPException(404, { message: `no evaluation ${id}` });
       found = parseEvaluation(evaluation);
       parsed.set(id, found);

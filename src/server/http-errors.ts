@@ -7,6 +7,7 @@ import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { HTTPException } from 'hono/http-exception';
 import { describeError, ProviderError, TraceFormatError, UserError } from '../errors.js';
+import { StoreUnavailableError } from '../store/database.js';
 
 /** An error as an HTTP answer: status, message for the client, and lines for the log (if any). */
 export interface ErrorAnswer {
@@ -39,6 +40,13 @@ export function errorAnswer(error: unknown): ErrorAnswer {
     };
   if (error instanceof TraceFormatError || error instanceof UserError)
     return { status: 400, message: error.message, logLines: [] };
+  // The database restarting or gone: nothing was stored for this request; it can be sent again.
+  if (error instanceof StoreUnavailableError)
+    return {
+      status: 503,
+      message: 'the database cannot be reached; try again in a moment',
+      logLines: causeLines(error).slice(0, 1),
+    };
   if (error instanceof ProviderError)
     return { status: 502, message: error.message, logLines: causeLines(error) };
   return {
@@ -58,5 +66,7 @@ export function errorResponse(
   if (error instanceof HTTPException && error.res) return error.getResponse();
   const answer = errorAnswer(error);
   for (const line of answer.logLines) log(line);
+  // Every 503 (a job worker's too, which arrives as an HTTPException) says when to try again.
+  if (answer.status === 503) context.header('retry-after', '1');
   return context.json({ error: answer.message }, answer.status);
 }

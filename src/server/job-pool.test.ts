@@ -20,7 +20,7 @@ describe('job pool', () => {
   before(async () => {
     folder = await mkdtemp(join(tmpdir(), 'faultline-jobs-'));
     const databaseFile = join(folder, 'faultline.db');
-    db = openDatabase(databaseFile);
+    db = await openDatabase(databaseFile);
     pool = new JobPool({
       databaseFile,
       repository: new Repository(db),
@@ -32,7 +32,7 @@ describe('job pool', () => {
   });
   after(async () => {
     await pool.close();
-    db.close();
+    await db.close();
     await rm(folder, { recursive: true, force: true });
   });
 
@@ -44,7 +44,7 @@ describe('job pool', () => {
     });
     const id = uploaded.traces[0]!.id;
     assert.equal(uploaded.traces[0]!.steps, 8);
-    assert.ok(new Repository(db).getTrace(id), 'stored by the worker, read here');
+    assert.ok(await new Repository(db).getTrace(id), 'stored by the worker, read here');
     const analysed = await pool.run<'analyse'>({
       kind: 'analyse',
       traceId: id,
@@ -52,7 +52,10 @@ describe('job pool', () => {
     });
     assert.equal(analysed.analysis.traceId, id);
     assert.ok(analysed.analysis.result.agent);
-    assert.equal(new Repository(db).getAnalysis(analysed.analysis.id)?.id, analysed.analysis.id);
+    assert.equal(
+      (await new Repository(db).getAnalysis(analysed.analysis.id))?.id,
+      analysed.analysis.id,
+    );
   });
 
   it("answers a job's errors as the routes would: status and message", async () => {
@@ -97,7 +100,7 @@ describe('job pool', () => {
 describe('job pool whose worker cannot start', () => {
   it('fails the job, waits longer before each new start, and never runs the job on this thread', async () => {
     const folder = await mkdtemp(join(tmpdir(), 'faultline-jobs-broken-'));
-    const db = openDatabase(':memory:');
+    const db = await openDatabase(':memory:');
     const logged: string[] = [];
     // A folder where the database file should be: every worker dies opening it.
     const pool = new JobPool({
@@ -125,7 +128,7 @@ describe('job pool whose worker cannot start', () => {
       assert.ok([500, 503].includes(later.status));
     } finally {
       await pool.close();
-      db.close();
+      await db.close();
       await rm(folder, { recursive: true, force: true });
     }
   });

@@ -1,6 +1,8 @@
 /**
- * A job worker thread: opens its own connection to the server's database and runs the jobs the
- * pool posts, one message back per job (the answer, or the error as an HTTP answer).
+ * A job worker thread: opens its own connection to the server's database (on PostgreSQL, a pool
+ * of its own) and runs the jobs the pool posts, several at once, one message back per job (the
+ * answer, or the error as an HTTP answer). A database it cannot open ends the thread, and the
+ * pool starts another after a wait (job-pool.ts); jobs posted meanwhile wait in the port.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { openDatabase } from '../store/database.js';
@@ -10,7 +12,7 @@ import { runJob } from './jobs.js';
 import type { JobMessage, JobReply } from './job-pool.js';
 
 const { databaseFile } = workerData as { databaseFile: string };
-const repository = new Repository(openDatabase(databaseFile));
+const repository = new Repository(await openDatabase(databaseFile));
 
 parentPort!.on('message', (message: JobMessage) => {
   runJob(repository, message.job).then(

@@ -64,14 +64,18 @@ async function importUpload(
     job.name,
     job.format ? { format: job.format } : {},
   );
-  return {
-    traces: traces.map((trace) => ({
-      ...repository.saveTrace(trace, traces.length > 1 ? `${job.name} (${trace.id})` : job.name),
+  const stored: UploadResponse['traces'] = [];
+  // In order, one after another: the same content twice in a file is stored once.
+  for (const trace of traces)
+    stored.push({
+      ...(await repository.saveTrace(
+        trace,
+        traces.length > 1 ? `${job.name} (${trace.id})` : job.name,
+      )),
       agents: trace.agents,
       labels: trace.labels ?? null,
-    })),
-    skipped: skipped.map((error) => error.message),
-  };
+    });
+  return { traces: stored, skipped: skipped.map((error) => error.message) };
 }
 
 /** Attributes a stored trace and stores the analysis. */
@@ -79,7 +83,7 @@ async function analyse(
   repository: Repository,
   job: Extract<Job, { kind: 'analyse' }>,
 ): Promise<AnalysisResponse> {
-  const trace = repository.getTrace(job.traceId);
+  const trace = await repository.getTrace(job.traceId);
   if (!trace) throw new HTTPException(404, { message: `no trace ${job.traceId}` });
   const { request } = job;
   const method = getMethod(request.method, {
@@ -99,7 +103,7 @@ async function analyse(
     ...(request.model ? { model: request.model } : {}),
     ...(request.baseUrl ? { baseUrl: request.baseUrl } : {}),
   };
-  const analysis = repository.saveAnalysis(
+  const analysis = await repository.saveAnalysis(
     job.traceId,
     settings,
     result,
@@ -109,12 +113,17 @@ async function analyse(
 }
 
 /** Where a failed stored trace parts from a passing one (the page's two-column view). */
-function diff(repository: Repository, job: Extract<Job, { kind: 'diff' }>): DiffResponse {
-  const [failed, passed] = [job.failedId, job.passedId].map((id) => {
-    const trace = repository.getTrace(id);
-    if (!trace) throw new HTTPException(404, { message: `no trace ${id}` });
-    return trace;
-  });
+async function diff(
+  repository: Repository,
+  job: Extract<Job, { kind: 'diff' }>,
+): Promise<DiffResponse> {
+  const [failed, passed] = await Promise.all(
+    [job.failedId, job.passedId].map(async (id) => {
+      const trace = await repository.getTrace(id);
+      if (!trace) throw new HTTPException(404, { message: `no trace ${id}` });
+      return trace;
+    }),
+  );
   const result = diffTraces(failed!, passed!);
   // The runs are named by their ids in the store, so that the page can link to them.
   result.failed.id = job.failedId;
@@ -142,6 +151,6 @@ export async function runJob(repository: Repository, job: Job): Promise<JobResul
       return openRecord(repository, job.evaluationId, job.index);
     case 'labels':
       // Built where the traces are parsed, so a large store never stalls the request thread.
-      return JSON.stringify(repository.labelledTraces());
+      return JSON.stringify(await repository.labelledTraces());
   }
 }

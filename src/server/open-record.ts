@@ -41,7 +41,7 @@ export async function openRecord(
   id: string,
   index: number,
 ): Promise<{ status: 200 | 201; answer: AnalysisResponse }> {
-  const evaluation = repository.getEvaluation(id);
+  const evaluation = await repository.getEvaluation(id);
   const record = storedRecords(evaluation?.summary)[index];
   if (!evaluation || !record)
     throw new HTTPException(404, { message: `no record ${index} in evaluation ${id}` });
@@ -51,20 +51,22 @@ export async function openRecord(
     });
   });
   const trace = traces.find((item) => item.id === record.id) ?? traces[0]!;
-  const { id: traceId } = repository.saveTrace(trace, basename(record.file));
-  const labels = repository.getLabels(traceId);
-  const opened = repository.findOpenedRecord(traceId, {
-    evaluation: id,
-    record: index,
-    method: record.method,
-  });
+  const { id: traceId } = await repository.saveTrace(trace, basename(record.file));
+  const [labels, opened] = await Promise.all([
+    repository.getLabels(traceId),
+    repository.findOpenedRecord(traceId, {
+      evaluation: id,
+      record: index,
+      method: record.method,
+    }),
+  ]);
   if (opened)
     return {
       status: 200,
       answer: { analysis: opened, match: labelMatch(opened.result, labels) },
     };
   const result = resultOf(record);
-  const analysis = repository.saveAnalysis(
+  const analysis = await repository.saveAnalysis(
     traceId,
     { method: record.method, useGroundTruth: record.useGroundTruth, evaluation: id, record: index },
     result,

@@ -294,20 +294,27 @@ describe('web page in Chromium', { skip }, () => {
       .analysis;
     const result = offline.result;
     // What `faultline verify` stores beside the trace (src/cli/commands/verify.ts).
-    const db = openDatabase(join(home, 'faultline.db'));
+    const db = await openDatabase(join(home, 'faultline.db'));
     let verifiedId: string;
     try {
-      verifiedId = new Repository(db).saveAnalysis(
-        trace!.id,
-        { method: 'offline', verify: { top: 3, budget: 3, replays: 2 } },
-        {
-          ...result,
-          verified: { step: result.step!, agent: result.agent!, replays: 2, run: 'r-replay.json' },
-        },
-        1,
+      verifiedId = (
+        await new Repository(db).saveAnalysis(
+          trace!.id,
+          { method: 'offline', verify: { top: 3, budget: 3, replays: 2 } },
+          {
+            ...result,
+            verified: {
+              step: result.step!,
+              agent: result.agent!,
+              replays: 2,
+              run: 'r-replay.json',
+            },
+          },
+          1,
+        )
       ).id;
     } finally {
-      db.close();
+      await db.close();
     }
     const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
     await page.goto(new URL(`/analyses/${verifiedId}`, server.state.url).href);

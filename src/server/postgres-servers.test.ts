@@ -65,7 +65,7 @@ describe('servers on a PostgreSQL store', () => {
 
   it('stores and attributes a failed run received as OTLP spans', async (context) => {
     if ('skip' in postgres) return context.skip(postgres.skip);
-    const url = postgres.createDatabase('one_server');
+    const url = await postgres.createDatabase('one_server');
     const server = await start(url);
     const sent = await tracedRun(new ProtoExporter({ url: server.state.otlpUrl! }), {
       fail: true,
@@ -74,23 +74,25 @@ describe('servers on a PostgreSQL store', () => {
     assert.equal(run.outcome, 'failure');
     assert.ok(run.verdict?.agent, 'the verdict names an agent');
     // It is in PostgreSQL itself, not in a file in the home.
-    const db = openDatabase(url);
+    const db = await openDatabase(url);
     try {
-      assert.deepEqual(db.prepare('SELECT run_id, outcome FROM runs').all(), [
-        { run_id: sent.traceId, outcome: 'failure' },
-      ]);
-      const { count } = db.prepare('SELECT count(*) AS count FROM analyses').get() as {
-        count: number;
-      };
-      assert.ok(count >= 1);
+      assert.deepEqual(
+        await db.queries.selectFrom('runs').select(['run_id', 'outcome']).execute(),
+        [{ run_id: sent.traceId, outcome: 'failure' }],
+      );
+      const { count } = await db.queries
+        .selectFrom('analyses')
+        .select((builder) => builder.fn.countAll<number>().as('count'))
+        .executeTakeFirstOrThrow();
+      assert.ok(Number(count) >= 1);
     } finally {
-      db.close();
+      await db.close();
     }
   });
 
   it('lets two servers share one database, each receiving its own runs', async (context) => {
     if ('skip' in postgres) return context.skip(postgres.skip);
-    const url = postgres.createDatabase('two_servers');
+    const url = await postgres.createDatabase('two_servers');
     const [left, right] = [await start(url), await start(url)];
     const [toLeft, toRight] = await Promise.all([
       tracedRun(new ProtoExporter({ url: left.state.otlpUrl! }), { fail: true }),

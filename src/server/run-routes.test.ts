@@ -12,10 +12,10 @@ import { buildTrace } from '../trace/build-trace.js';
 import { JobPool } from './job-pool.js';
 import { runRoutes } from './run-routes.js';
 
-function setUp() {
-  const db = openDatabase(':memory:');
+async function setUp() {
+  const db = await openDatabase(':memory:');
   const runs = new RunStore(db);
-  runs.save(
+  await runs.save(
     buildTrace({
       id: 'team-7',
       format: 'proxy',
@@ -43,7 +43,7 @@ const post = (body: unknown) => ({
 });
 
 test('POST /:id/outcome marks a run failed and attributes it at once', async () => {
-  const { db, runs, app } = setUp();
+  const { db, runs, app } = await setUp();
   const response = await app.request('/team-7/outcome', post({ outcome: 'failed' }));
   assert.equal(response.status, 200);
   const body = (await response.json()) as {
@@ -53,12 +53,12 @@ test('POST /:id/outcome marks a run failed and attributes it at once', async () 
   assert.equal(body.run.outcome, 'failure');
   assert.ok(body.analysis, 'a failed run is attributed');
   assert.ok(['planner', 'coder', 'reviewer'].includes(body.analysis.result.agent ?? ''));
-  assert.equal(runs.trace('team-7')!.outcome, 'failure');
-  db.close();
+  assert.equal((await runs.trace('team-7'))!.outcome, 'failure');
+  await db.close();
 });
 
 test('passed runs are not attributed; unknown runs and outcomes are refused', async () => {
-  const { db, app } = setUp();
+  const { db, app } = await setUp();
   const passed = (await (
     await app.request('/team-7/outcome', post({ outcome: 'passed' }))
   ).json()) as {
@@ -75,7 +75,7 @@ test('passed runs are not attributed; unknown runs and outcomes are refused', as
     listed.runs.map((run) => run.runId),
     ['team-7'],
   );
-  db.close();
+  await db.close();
 });
 
 test('a run recorded through the proxy (agents A, B, A) is on the page, and can be marked failed there', async () => {
@@ -84,7 +84,7 @@ test('a run recorded through the proxy (agents A, B, A) is on the page, and can 
     await recordTeamRun(harness, 'page-run');
     await harness.recorder.close();
     const app = createApp({ repository: new Repository(harness.db), webRoot: harness.home });
-    const { traceId } = harness.runs.get('page-run')!;
+    const { traceId } = (await harness.runs.get('page-run'))!;
     const page = (await (await app.request(`/api/traces/${traceId}`)).json()) as { trace: Trace };
     assert.deepEqual(
       page.trace.steps.map((step) => step.agent),

@@ -24,16 +24,16 @@ export function runRoutes(repository: Repository, jobs: JobPool): Hono {
   const { runs } = repository;
   const api = new Hono();
 
-  api.get('/', (context) => {
-    const { items, ...page } = runs.list(pageOf(context));
+  api.get('/', async (context) => {
+    const { items, ...page } = await runs.list(pageOf(context));
     return context.json({ runs: items, ...page });
   });
 
   // Which agent is blamed most for failed runs, this week against last.
-  api.get('/blame', (context) => context.json({ agents: runs.blameByAgent() }));
+  api.get('/blame', async (context) => context.json({ agents: await runs.blameByAgent() }));
 
-  api.get('/:id', (context) => {
-    const run = runs.get(context.req.param('id'));
+  api.get('/:id', async (context) => {
+    const run = await runs.get(context.req.param('id'));
     if (!run)
       throw new HTTPException(404, { message: `no recorded run ${context.req.param('id')}` });
     return context.json({ run });
@@ -42,7 +42,7 @@ export function runRoutes(repository: Repository, jobs: JobPool): Hono {
   api.post('/:id/outcome', async (context) => {
     const id = context.req.param('id');
     const request = await validBody(context.req.raw, outcomeSchema, 'outcome');
-    if (!runs.get(id)) throw new HTTPException(404, { message: `no recorded run ${id}` });
+    if (!(await runs.get(id))) throw new HTTPException(404, { message: `no recorded run ${id}` });
     let outcome: ReturnType<typeof outcomeOf>;
     try {
       outcome = outcomeOf(request.outcome);

@@ -7,7 +7,7 @@ import { createApp } from './app.js';
 
 describe('security headers', () => {
   it('sets these three, and none of the middleware’s other defaults', async () => {
-    const db = openDatabase(':memory:');
+    const db = await openDatabase(':memory:');
     const app = createApp({ repository: new Repository(db) });
     for (const path of ['/api/no-such-route', '/']) {
       const response = await app.request(`http://127.0.0.1${path}`);
@@ -24,6 +24,6 @@ describe('security headers', () => {
       ])
         assert.equal(response.headers.get(header), null, header);
     }
-    db.close();
+    await db.close();
   });
 });

@@ -133,7 +133,7 @@ export async function startServer(
   mkdirSync(options.home, { recursive: true });
   const log = serverLog(options);
   const databaseFile = databaseLocation(options.home, options.databaseUrl);
-  const db = openDatabase(databaseFile);
+  const db = await openDatabase(databaseFile, { log });
   const repository = new Repository(db);
   const jobs = new JobPool({
     databaseFile,
@@ -196,7 +196,7 @@ export async function startServer(
   } catch (error) {
     await live.close();
     await jobs.close();
-    db.close();
+    await db.close();
     throw error;
   }
   const port = portOf(server, options.port);
@@ -219,7 +219,7 @@ export async function startServer(
     // Runs still waiting for their quiet period are stored before the database closes.
     await live.close({ flush: true });
     await jobs.close();
-    db.close();
+    await db.close();
     clearState(options.home, process.pid);
     log('stopped');
   };

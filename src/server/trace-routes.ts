@@ -63,9 +63,9 @@ export function traceRoutes(repository: Repository, jobs: JobPool): Hono {
     return context.json(await store(example.bytes, example.file, undefined), 201);
   });
 
-  api.get('/traces', (context) => {
+  api.get('/traces', async (context) => {
     const query = context.req.query('q');
-    const { items, ...page } = repository.listHistory({
+    const { items, ...page } = await repository.listHistory({
       ...pageOf(context),
       ...(query ? { query } : {}),
     });
@@ -73,16 +73,16 @@ export function traceRoutes(repository: Repository, jobs: JobPool): Hono {
   });
 
   // A trace is answered with the JSON the database holds (a TraceResponse), never parsed here.
-  const traceAnswer = (context: Context, id: string) => {
-    const json = repository.getTraceJson(id);
+  const traceAnswer = async (context: Context, id: string) => {
+    const json = await repository.getTraceJson(id);
     if (json === undefined) throw new HTTPException(404, { message: `no trace ${id}` });
     return context.body(`{"trace":${json}}`, 200, { 'content-type': 'application/json' });
   };
 
   api.get('/traces/:id', (context) => traceAnswer(context, context.req.param('id')));
 
-  api.delete('/traces/:id', (context) => {
-    if (!repository.deleteTrace(context.req.param('id')))
+  api.delete('/traces/:id', async (context) => {
+    if (!(await repository.deleteTrace(context.req.param('id'))))
       throw new HTTPException(404, { message: `no trace ${context.req.param('id')}` });
     return context.json({ deleted: true });
   });
@@ -91,19 +91,19 @@ export function traceRoutes(repository: Repository, jobs: JobPool): Hono {
   api.put('/traces/:id/label', async (context) => {
     const id = context.req.param('id');
     const label = await validBody(context.req.raw, userLabelSchema, 'label');
-    const hasStep = repository.hasStep(id, label.step);
+    const hasStep = await repository.hasStep(id, label.step);
     if (hasStep === undefined) throw new HTTPException(404, { message: `no trace ${id}` });
     if (!hasStep)
       throw new HTTPException(400, {
         message: `invalid label: the trace has no step ${label.step}`,
       });
-    repository.setUserLabel(id, label);
+    await repository.setUserLabel(id, label);
     return traceAnswer(context, id);
   });
 
-  api.delete('/traces/:id/label', (context) => {
+  api.delete('/traces/:id/label', async (context) => {
     const id = context.req.param('id');
-    if (!repository.setUserLabel(id, null))
+    if (!(await repository.setUserLabel(id, null)))
       throw new HTTPException(404, { message: `no trace ${id}` });
     return traceAnswer(context, id);
   });

@@ -1,22 +1,17 @@
 /** The analyses table: a method's finished result on a stored trace, with its settings and time. */
 import { randomUUID } from 'node:crypto';
+import type { Selectable } from 'kysely';
 import type { Attribution } from '../attribution/method.js';
 import type { Db } from './database.js';
+import { jsonHas } from './dialect-sql.js';
 import { pageBounds, type Page, type Paged } from './paging.js';
 import type { AnalysisRecord } from './records.js';
+import type { AnalysesTable } from './tables.js';
 
-interface AnalysisRow {
-  id: string;
-  trace_id: string;
-  method: string;
-  model: string | null;
-  settings_json: string;
-  result_json: string;
-  milliseconds: number;
-  created_at: string;
-}
+/** An analysis with the name of its trace, as the lists and the page show it. */
+export type NamedAnalysis = AnalysisRecord & { traceName: string };
 
-const toAnalysis = (row: AnalysisRow): AnalysisRecord => ({
+const toAnalysis = (row: Selectable<AnalysesTable> & { trace_name: string }): NamedAnalysis => ({
   id: row.id,
   traceId: row.trace_id,
   method: row.method,
@@ -25,19 +20,29 @@ const toAnalysis = (row: AnalysisRow): AnalysisRecord => ({
   result: JSON.parse(row.result_json) as Attribution,
   milliseconds: row.milliseconds,
   createdAt: row.created_at,
+  traceName: row.trace_name,
 });
 
 /** Typed access to the analyses table (Repository hands it out as `analyses`). */
 export class AnalysisStore {
   constructor(private readonly db: Db) {}
 
-  /** Stores a finished analysis in one transaction. */
-  save(
+  /** Analyses joined with their trace's name. */
+  private named() {
+    return this.db.queries
+      .selectFrom('analyses')
+      .innerJoin('traces', 'traces.id', 'analyses.trace_id')
+      .selectAll('analyses')
+      .select('traces.name as trace_name');
+  }
+
+  /** Stores a finished analysis (one statement). */
+  async save(
     traceId: string,
     settings: Record<string, unknown>,
     result: Attribution,
     milliseconds: number,
-  ): AnalysisRecord {
+  ): Promise<AnalysisRecord> {
     const record: AnalysisRecord = {
       id: randomUUID(),
       traceId,
@@ -48,70 +53,66 @@ export class AnalysisStore {
       milliseconds,
       createdAt: new Date().toISOString(),
     };
-    this.db
-      .prepare(
-        'INSERT INTO analyses (id, trace_id, method, model, settings_json, result_json, usage_json, milliseconds, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-      )
-      .run(
-        record.id,
-        traceId,
-        record.method,
-        record.model,
-        JSON.stringify(settings),
-        JSON.stringify(result),
-        JSON.stringify(result.usage),
+    await this.db.queries
+      .insertInto('analyses')
+      .values({
+        id: record.id,
+        trace_id: traceId,
+        method: record.method,
+        model: record.model,
+        settings_json: JSON.stringify(settings),
+        result_json: JSON.stringify(result),
+        usage_json: JSON.stringify(result.usage),
         milliseconds,
-        record.createdAt,
-      );
+        created_at: record.createdAt,
+      })
+      .execute();
     return record;
   }
 
   /** One page of analyses, newest first (of one trace, when given), and how many there are. */
-  list(page: Page & { traceId?: string } = {}): Paged<AnalysisRecord & { traceName: string }> {
+  async list(page: Page & { traceId?: string } = {}): Promise<Paged<NamedAnalysis>> {
     const { limit, offset } = pageBounds(page);
-    const where = page.traceId ? 'WHERE analyses.trace_id = @traceId' : '';
-    const parameters = page.traceId ? { traceId: page.traceId } : {};
-    const { total } = this.db
-      .prepare(`SELECT count(*) AS total FROM analyses ${where}`)
-      .get(parameters) as { total: number };
-    const rows = this.db
-      .prepare(
-        `SELECT analyses.*, traces.name AS trace_name FROM analyses JOIN traces ON traces.id = analyses.trace_id
-          ${where} ORDER BY analyses.created_at DESC, analyses.id LIMIT @limit OFFSET @offset`,
-      )
-      .all({ ...parameters, limit, offset }) as (AnalysisRow & { trace_name: string })[];
-    return {
-      items: rows.map((row) => ({ ...toAnalysis(row), traceName: row.trace_name })),
-      total,
-      limit,
-      offset,
-    };
+    const { traceId } = page;
+    const [counted, rows] = await Promise.all([
+      this.db.queries
+        .selectFrom('analyses')
+        .$if(traceId !== undefined, (query) => query.where('trace_id', '=', traceId!))
+        .select((builder) => builder.fn.countAll<number>().as('total'))
+        .executeTakeFirstOrThrow(),
+      this.named()
+        .$if(traceId !== undefined, (query) => query.where('analyses.trace_id', '=', traceId!))
+        .orderBy('analyses.created_at', 'desc')
+        .orderBy('analyses.id')
+        .limit(limit)
+        .offset(offset)
+        .execute(),
+    ]);
+    return { items: rows.map(toAnalysis), total: Number(counted.total), limit, offset };
   }
 
   /** The analysis an evaluation's record was opened as before, if it was. */
-  findOpened(
+  async findOpened(
     traceId: string,
     opened: { evaluation: string; record: number; method: string },
-  ): (AnalysisRecord & { traceName: string }) | undefined {
-    const row = this.db
-      .prepare(
-        `SELECT analyses.*, traces.name AS trace_name FROM analyses JOIN traces ON traces.id = analyses.trace_id
-          WHERE analyses.trace_id = ? AND analyses.method = ?
-            AND json_extract(analyses.settings_json, '$.evaluation') = ?
-            AND json_extract(analyses.settings_json, '$.record') = ?
-          ORDER BY analyses.created_at DESC LIMIT 1`,
+  ): Promise<NamedAnalysis | undefined> {
+    const row = await this.named()
+      .where('analyses.trace_id', '=', traceId)
+      .where('analyses.method', '=', opened.method)
+      .where(
+        jsonHas(this.db.dialect, 'analyses.settings_json', {
+          evaluation: opened.evaluation,
+          record: opened.record,
+        }),
       )
-      .get(traceId, opened.method, opened.evaluation, opened.record) as
-      (AnalysisRow & { trace_name: string }) | undefined;
-    return row ? { ...toAnalysis(row), traceName: row.trace_name } : undefined;
+      .orderBy('analyses.created_at', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    return row ? toAnalysis(row) : undefined;
   }
 
-  get(id: string): (AnalysisRecord & { traceName: string }) | undefined {
-    const row = this.db
-      .prepare(
-        'SELECT analyses.*, traces.name AS trace_name FROM analyses JOIN traces ON traces.id = analyses.trace_id WHERE analyses.id = ?',
-      )
-      .get(id) as (AnalysisRow & { trace_name: string }) | undefined;
-    return row ? { ...toAnalysis(row), traceName: row.trace_name } : undefined;
+  async get(id: string): Promise<NamedAnalysis | undefined> {
+    const row = await this.named().where('analyses.id', '=', id).executeTakeFirst();
+    return row ? toAnalysis(row) : undefined;
   }
 }

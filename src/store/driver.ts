@@ -1,40 +1,29 @@
 /**
  * What the store's queries need of a database, met by SQLite (sqlite.ts) and PostgreSQL
- * (postgres.ts) alike. The interface is better-sqlite3's own shape, synchronous: the store, the
- * server's routes, the job workers and the recording proxy call it without awaiting, and the
- * PostgreSQL driver answers each call by blocking until its connection thread has the rows.
- * SQL is written once, with `?` and `@name` placeholders and the functions both databases have
- * (PostgreSQL gets `instr` and `json_extract` from its schema); the few statements that must
- * differ ask `db.dialect`.
+ * (postgres.ts) alike: a Kysely instance over the store's tables, asynchronous throughout. On
+ * SQLite the calls are better-sqlite3's, fast and local, answered as promises; on PostgreSQL they
+ * go through a pool of connections, several statements in flight at once and each transaction on a
+ * client of its own. Queries are written with the builder; the few expressions the two databases
+ * spell differently come from dialect-sql.ts, by `store.dialect`.
  */
+import type { Kysely } from 'kysely';
+import type { StoreTables } from './tables.js';
 
-/** Which database a connection talks to. */
+/** Which database a store talks to. */
 export type Dialect = 'sqlite' | 'postgres';
 
-/** Parameters of one statement: positional values, or one object of named ones (`@name`). */
-export type Parameters = unknown[];
+/** The query builder over the store's tables (a transaction is one too). */
+export type Queries = Kysely<StoreTables>;
 
-/** A statement ready to run with parameters. */
-export interface Statement {
-  /** The first row, or undefined. */
-  get(...parameters: Parameters): unknown;
-  /** Every row. */
-  all(...parameters: Parameters): unknown[];
-  /** Runs a change; `changes` is how many rows it touched. */
-  run(...parameters: Parameters): { changes: number };
-}
-
-/** An open connection. */
+/** An open database. */
 export interface Db {
   readonly dialect: Dialect;
   /** Where it points, for log lines (a URL without its password). */
   readonly location: string;
-  prepare(sql: string): Statement;
-  /** Wraps `body` so that calling the result runs it in one transaction (nested: a savepoint). */
-  transaction<Result>(body: () => Result): () => Result;
-  /** Runs one or more statements without parameters. */
-  exec(sql: string): void;
-  close(): void;
+  /** The query builder; `queries.transaction().execute(…)` runs a body in one transaction. */
+  readonly queries: Queries;
+  /** Closes the connection (SQLite) or ends the pool (PostgreSQL). */
+  close(): Promise<void>;
 }
 
 /** Whether a database setting names a PostgreSQL server rather than a SQLite file. */

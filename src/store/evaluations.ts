@@ -4,16 +4,30 @@ import type { Db } from './database.js';
 import { pageBounds, type Page, type Paged } from './paging.js';
 import type { EvaluationSummaryRecord } from './records.js';
 
+const toSummary = (row: {
+  id: string;
+  title: string;
+  methods: string;
+  traces: number;
+  created_at: string;
+}): EvaluationSummaryRecord => ({
+  id: row.id,
+  title: row.title,
+  methods: JSON.parse(row.methods) as string[],
+  traces: row.traces,
+  createdAt: row.created_at,
+});
+
 /** Typed access to the evaluations table (Repository hands it out as `evaluations`). */
 export class EvaluationStore {
   constructor(private readonly db: Db) {}
 
-  save(
+  async save(
     title: string,
     methods: string[],
     traces: number,
     summary: unknown,
-  ): EvaluationSummaryRecord {
+  ): Promise<EvaluationSummaryRecord> {
     const record: EvaluationSummaryRecord = {
       id: randomUUID(),
       title,
@@ -21,71 +35,46 @@ export class EvaluationStore {
       traces,
       createdAt: new Date().toISOString(),
     };
-    this.db
-      .prepare(
-        'INSERT INTO evaluations (id, title, methods, traces, summary_json, created_at) VALUES (?, ?, ?, ?, ?, ?)',
-      )
-      .run(
-        record.id,
+    await this.db.queries
+      .insertInto('evaluations')
+      .values({
+        id: record.id,
         title,
-        JSON.stringify(methods),
+        methods: JSON.stringify(methods),
         traces,
-        JSON.stringify(summary),
-        record.createdAt,
-      );
+        summary_json: JSON.stringify(summary),
+        created_at: record.createdAt,
+      })
+      .execute();
     return record;
   }
 
   /** One page of evaluation runs, newest first, and how many there are. */
-  list(page: Page = {}): Paged<EvaluationSummaryRecord> {
+  async list(page: Page = {}): Promise<Paged<EvaluationSummaryRecord>> {
     const { limit, offset } = pageBounds(page);
-    const { total } = this.db.prepare('SELECT count(*) AS total FROM evaluations').get() as {
-      total: number;
-    };
-    const rows = this.db
-      .prepare(
-        'SELECT id, title, methods, traces, created_at FROM evaluations ORDER BY created_at DESC, id LIMIT ? OFFSET ?',
-      )
-      .all(limit, offset) as {
-      id: string;
-      title: string;
-      methods: string;
-      traces: number;
-      created_at: string;
-    }[];
-    return {
-      items: rows.map((row) => ({
-        id: row.id,
-        title: row.title,
-        methods: JSON.parse(row.methods) as string[],
-        traces: row.traces,
-        createdAt: row.created_at,
-      })),
-      total,
-      limit,
-      offset,
-    };
+    const [counted, rows] = await Promise.all([
+      this.db.queries
+        .selectFrom('evaluations')
+        .select((builder) => builder.fn.countAll<number>().as('total'))
+        .executeTakeFirstOrThrow(),
+      this.db.queries
+        .selectFrom('evaluations')
+        .select(['id', 'title', 'methods', 'traces', 'created_at'])
+        .orderBy('created_at', 'desc')
+        .orderBy('id')
+        .limit(limit)
+        .offset(offset)
+        .execute(),
+    ]);
+    return { items: rows.map(toSummary), total: Number(counted.total), limit, offset };
   }
 
-  get(id: string): (EvaluationSummaryRecord & { summary: unknown }) | undefined {
-    const row = this.db.prepare('SELECT * FROM evaluations WHERE id = ?').get(id) as
-      | {
-          id: string;
-          title: string;
-          methods: string;
-          traces: number;
-          summary_json: string;
-          created_at: string;
-        }
-      | undefined;
-    if (!row) return undefined;
-    return {
-      id: row.id,
-      title: row.title,
-      methods: JSON.parse(row.methods) as string[],
-      traces: row.traces,
-      createdAt: row.created_at,
-      summary: JSON.parse(row.summary_json),
-    };
+  async get(id: string): Promise<(EvaluationSummaryRecord & { summary: unknown }) | undefined> {
+    const row = await this.db.queries
+      .selectFrom('evaluations')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row ? { ...toSummary(row), summary: JSON.parse(row.summary_json) } : undefined;
   }
 }

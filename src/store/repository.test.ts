@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { sql } from 'kysely';
 import { buildTrace } from '../trace/build-trace.js';
 import { openDatabase } from './database.js';
 import { Repository } from './repository.js';
@@ -22,17 +23,20 @@ describe('store', () => {
     const folder = await mkdtemp(join(tmpdir(), 'faultline-store-'));
     const file = join(folder, 'faultline.db');
     try {
-      const first = openDatabase(file);
-      const saved = new Repository(first).saveTrace(trace('t1'), 't1.json');
-      new Repository(first).saveAnalysis(saved.id, { method: 'offline' }, result, 1.5);
-      first.close();
-      const second = openDatabase(file);
+      const first = await openDatabase(file);
+      const saved = await new Repository(first).saveTrace(trace('t1'), 't1.json');
+      await new Repository(first).saveAnalysis(saved.id, { method: 'offline' }, result, 1.5);
+      await first.close();
+      const second = await openDatabase(file);
       const repository = new Repository(second);
-      assert.equal(repository.listHistory().items.length, 1);
-      assert.equal(repository.listAnalyses({ traceId: saved.id }).items[0]!.result.agent, 'A');
-      second.exec('PRAGMA user_version = 99');
-      second.close();
-      assert.throws(() => openDatabase(file), /written by a newer faultline/);
+      assert.equal((await repository.listHistory()).items.length, 1);
+      assert.equal(
+        (await repository.listAnalyses({ traceId: saved.id })).items[0]!.result.agent,
+        'A',
+      );
+      await sql`PRAGMA user_version = 99`.execute(second.queries);
+      await second.close();
+      await assert.rejects(openDatabase(file), /written by a newer faultline/);
     } finally {
       await rm(folder, { recursive: true, force: true });
     }
@@ -42,19 +46,21 @@ describe('store', () => {
     const folder = await mkdtemp(join(tmpdir(), 'faultline-store-'));
     const file = join(folder, 'faultline.db');
     try {
-      const left = new Repository(openDatabase(file));
-      const rightDb = openDatabase(file);
+      const leftDb = await openDatabase(file);
+      const left = new Repository(leftDb);
+      const rightDb = await openDatabase(file);
       const right = new Repository(rightDb);
-      const saved = left.saveTrace(trace('shared'), 'shared.json');
+      const saved = await left.saveTrace(trace('shared'), 'shared.json');
       await Promise.all(
         Array.from({ length: 50 }, async (_, index) => {
           await new Promise((resolve) => setImmediate(resolve));
-          (index % 2 === 0 ? left : right).saveAnalysis(saved.id, { index }, result, index);
+          await (index % 2 === 0 ? left : right).saveAnalysis(saved.id, { index }, result, index);
         }),
       );
-      assert.equal(right.listAnalyses({ traceId: saved.id }).items.length, 50);
-      assert.deepEqual(rightDb.prepare('PRAGMA integrity_check').get(), { integrity_check: 'ok' });
-      rightDb.close();
+      assert.equal((await right.listAnalyses({ traceId: saved.id })).items.length, 50);
+      const { rows } = await sql`PRAGMA integrity_check`.execute(rightDb.queries);
+      assert.deepEqual(rows, [{ integrity_check: 'ok' }]);
+      await Promise.all([leftDb.close(), rightDb.close()]);
     } finally {
       await rm(folder, { recursive: true, force: true });
     }
@@ -62,8 +68,8 @@ describe('store', () => {
 });
 
 describe('store: a trace as stored JSON', () => {
-  it("gives the same trace as getTrace, with and without a person's label", () => {
-    const db = openDatabase(':memory:');
+  it("gives the same trace as getTrace, with and without a person's label", async () => {
+    const db = await openDatabase(':memory:');
     try {
       const repository = new Repository(db);
       const labelled = buildTrace({
@@ -75,20 +81,20 @@ describe('store: a trace as stored JSON', () => {
         ],
         labels: { agent: 'B', step: 1 },
       });
-      const { id } = repository.saveTrace(labelled, 'l.json');
-      const parsed = () => JSON.parse(repository.getTraceJson(id)!) as unknown;
-      assert.deepEqual(parsed(), repository.getTrace(id));
-      repository.setUserLabel(id, { agent: 'A', step: 0, reason: 'mine' });
-      assert.deepEqual(parsed(), repository.getTrace(id));
-      assert.deepEqual((parsed() as { labels: unknown }).labels, {
+      const { id } = await repository.saveTrace(labelled, 'l.json');
+      const parsed = async () => JSON.parse((await repository.getTraceJson(id))!) as unknown;
+      assert.deepEqual(await parsed(), await repository.getTrace(id));
+      await repository.setUserLabel(id, { agent: 'A', step: 0, reason: 'mine' });
+      assert.deepEqual(await parsed(), await repository.getTrace(id));
+      assert.deepEqual(((await parsed()) as { labels: unknown }).labels, {
         agent: 'A',
         step: 0,
         reason: 'mine',
         byUser: true,
       });
-      assert.equal(repository.getTraceJson('nope'), undefined);
+      assert.equal(await repository.getTraceJson('nope'), undefined);
     } finally {
-      db.close();
+      await db.close();
     }
   });
 });

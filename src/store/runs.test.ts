@@ -14,38 +14,38 @@ const run = (steps: string[], outcome: Trace['outcome'] = 'unknown') =>
     steps: steps.map((content, index) => ({ speaker: index % 2 ? 'B' : 'A', content })),
   });
 
-test('a growing run is rewritten in place under its run id, and is a trace like any other', () => {
-  const db = openDatabase(':memory:');
+test('a growing run is rewritten in place under its run id, and is a trace like any other', async () => {
+  const db = await openDatabase(':memory:');
   const runs = new RunStore(db);
-  const first = runs.save(run(['one']), { file: '/tmp/run-1.json' });
-  const second = runs.save(run(['one', 'two']));
+  const first = await runs.save(run(['one']), { file: '/tmp/run-1.json' });
+  const second = await runs.save(run(['one', 'two']));
   assert.equal(second.traceId, first.traceId);
   assert.equal(second.steps, 2);
   assert.equal(second.file, '/tmp/run-1.json', 'the file is kept when not given again');
   const repository = new Repository(db);
   assert.deepEqual(
-    repository.getTrace(first.traceId)!.steps.map((step) => step.content),
+    (await repository.getTrace(first.traceId))!.steps.map((step) => step.content),
     ['one', 'two'],
   );
-  assert.equal(runs.get(first.traceId)?.runId, 'run-1', 'found by trace id too');
-  db.close();
+  assert.equal((await runs.get(first.traceId))?.runId, 'run-1', 'found by trace id too');
+  await db.close();
 });
 
-test('an outcome set meanwhile survives the proxy rewriting the run', () => {
-  const db = openDatabase(':memory:');
+test('an outcome set meanwhile survives the proxy rewriting the run', async () => {
+  const db = await openDatabase(':memory:');
   const runs = new RunStore(db);
-  runs.save(run(['one']));
-  assert.equal(runs.setOutcome('run-1', 'failure')?.outcome, 'failure');
-  assert.equal(runs.trace('run-1')!.outcome, 'failure');
-  const rewritten = runs.save(run(['one', 'two']));
+  await runs.save(run(['one']));
+  assert.equal((await runs.setOutcome('run-1', 'failure'))?.outcome, 'failure');
+  assert.equal((await runs.trace('run-1'))!.outcome, 'failure');
+  const rewritten = await runs.save(run(['one', 'two']));
   assert.equal(rewritten.outcome, 'failure');
-  assert.equal(runs.trace('run-1')!.outcome, 'failure');
+  assert.equal((await runs.trace('run-1'))!.outcome, 'failure');
   // A run that states its own outcome (a replay judged by its check) sets it.
-  assert.equal(runs.save(run(['one', 'two'], 'success')).outcome, 'success');
-  assert.equal(runs.setOutcome('no-such-run', 'failure'), undefined);
+  assert.equal((await runs.save(run(['one', 'two'], 'success'))).outcome, 'success');
+  assert.equal(await runs.setOutcome('no-such-run', 'failure'), undefined);
   assert.deepEqual(
-    runs.list().items.map((record) => record.runId),
+    (await runs.list()).items.map((record) => record.runId),
     ['run-1'],
   );
-  db.close();
+  await db.close();
 });

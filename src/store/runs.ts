@@ -2,12 +2,16 @@
  * Runs recorded by `faultline proxy`, stored as traces so they appear on the page. A run grows as
  * its calls arrive, so it is stored by run id and rewritten in place (Repository.saveTrace keeps
  * one row per content and would add a row for every step). Its outcome, once a person or a check
- * says it, is kept beside the trace and survives the proxy rewriting the run.
+ * says it, is kept beside the trace and survives the proxy rewriting the run. Saving a run is one
+ * transaction (on PostgreSQL, on a client of its own while other statements go on).
  */
 import { randomUUID } from 'node:crypto';
+import type { QueryCreator } from 'kysely';
 import { traceHash } from '../trace/hash.js';
 import type { Trace, TraceOutcome } from '../trace/model.js';
-import type { Db } from './database.js';
+import type { Db, Queries } from './database.js';
+import { jsonText, traceWithOutcome } from './dialect-sql.js';
+import type { StoreTables } from './tables.js';
 import { pageBounds, type Page, type Paged } from './paging.js';
 import type { AgentBlame, RunRecord, RunVerdict } from './records.js';
 
@@ -62,14 +66,41 @@ const toRecord = (row: RunRow): RunRecord => ({
   updatedAt: row.updated_at,
 });
 
-const SELECT = `SELECT runs.run_id, runs.trace_id, runs.file, runs.outcome, runs.created_at,
-                       runs.updated_at, traces.steps, traces.name, traces.format,
-                       latest.id AS analysis_id, latest.method AS analysis_method,
-                       latest.result_json AS analysis_result, latest.created_at AS analysis_created
-                  FROM runs JOIN traces ON traces.id = runs.trace_id
-                  LEFT JOIN analyses AS latest ON latest.id = (
-                    SELECT id FROM analyses WHERE trace_id = runs.trace_id
-                     ORDER BY created_at DESC LIMIT 1)`;
+/** Runs with their trace's size and name and their latest analysis, as the list shows them. */
+function selectRuns(queries: QueryCreator<StoreTables>) {
+  return queries
+    .selectFrom('runs')
+    .innerJoin('traces', 'traces.id', 'runs.trace_id')
+    .leftJoin('analyses as latest', (join) =>
+      join.on((builder) =>
+        builder(
+          'latest.id',
+          '=',
+          builder
+            .selectFrom('analyses as newest')
+            .select('newest.id')
+            .whereRef('newest.trace_id', '=', 'runs.trace_id')
+            .orderBy('newest.created_at', 'desc')
+            .limit(1),
+        ),
+      ),
+    )
+    .select([
+      'runs.run_id',
+      'runs.trace_id',
+      'runs.file',
+      'runs.outcome',
+      'runs.created_at',
+      'runs.updated_at',
+      'traces.steps',
+      'traces.name',
+      'traces.format',
+      'latest.id as analysis_id',
+      'latest.method as analysis_method',
+      'latest.result_json as analysis_result',
+      'latest.created_at as analysis_created',
+    ]);
+}
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -81,86 +112,111 @@ export class RunStore {
    * Stores a run's trace under its run id (the trace's id), inserting it the first time and
    * rewriting it after. An outcome already stored wins over a trace that says none.
    */
-  save(trace: Trace, options: { file?: string; name?: string } = {}): RunRecord {
-    return this.db.transaction(() => {
+  save(trace: Trace, options: { file?: string; name?: string } = {}): Promise<RunRecord> {
+    return this.db.queries.transaction().execute(async (transaction) => {
       const now = new Date().toISOString();
-      const existing = this.get(trace.id, { byTraceId: false });
+      const existing = await this.find(transaction, trace.id, false);
       const outcome = trace.outcome === 'unknown' && existing ? existing.outcome : trace.outcome;
       const stored = outcome === trace.outcome ? trace : { ...trace, outcome };
       const json = JSON.stringify(stored);
       const labelsJson = stored.labels ? JSON.stringify(stored.labels) : null;
       if (existing) {
-        this.db
-          .prepare(
-            'UPDATE traces SET trace_json = ?, steps = ?, content_hash = ?, labels_json = ? WHERE id = ?',
-          )
-          .run(json, stored.steps.length, traceHash(stored), labelsJson, existing.traceId);
-        this.db
-          .prepare(
-            'UPDATE runs SET outcome = ?, file = coalesce(?, file), updated_at = ? WHERE run_id = ?',
-          )
-          .run(outcome, options.file ?? null, now, trace.id);
+        await transaction
+          .updateTable('traces')
+          .set({
+            trace_json: json,
+            steps: stored.steps.length,
+            content_hash: traceHash(stored),
+            labels_json: labelsJson,
+          })
+          .where('id', '=', existing.traceId)
+          .execute();
+        await transaction
+          .updateTable('runs')
+          .set((builder) => ({
+            outcome,
+            file: options.file ?? builder.ref('file'),
+            updated_at: now,
+          }))
+          .where('run_id', '=', trace.id)
+          .execute();
       } else {
         const traceId = randomUUID();
-        this.db
-          .prepare(
-            'INSERT INTO traces (id, content_hash, name, format, steps, trace_json, labels_json, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-          )
-          .run(
-            traceId,
-            traceHash(stored),
-            options.name ?? trace.id,
-            stored.format,
-            stored.steps.length,
-            json,
-            labelsJson,
-            now,
-          );
-        this.db
-          .prepare(
-            'INSERT INTO runs (run_id, trace_id, file, outcome, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)',
-          )
-          .run(trace.id, traceId, options.file ?? null, outcome, now, now);
+        await transaction
+          .insertInto('traces')
+          .values({
+            id: traceId,
+            content_hash: traceHash(stored),
+            name: options.name ?? trace.id,
+            format: stored.format,
+            steps: stored.steps.length,
+            trace_json: json,
+            labels_json: labelsJson,
+            created_at: now,
+          })
+          .execute();
+        await transaction
+          .insertInto('runs')
+          .values({
+            run_id: trace.id,
+            trace_id: traceId,
+            file: options.file ?? null,
+            outcome,
+            created_at: now,
+            updated_at: now,
+          })
+          .execute();
       }
-      return this.get(trace.id, { byTraceId: false })!;
-    })();
+      return (await this.find(transaction, trace.id, false))!;
+    });
   }
 
   /** A run by its run id, else by its trace id (unless `byTraceId` is false). */
-  get(id: string, options: { byTraceId?: boolean } = {}): RunRecord | undefined {
+  get(id: string, options: { byTraceId?: boolean } = {}): Promise<RunRecord | undefined> {
+    return this.find(this.db.queries, id, options.byTraceId !== false);
+  }
+
+  private async find(
+    queries: Queries,
+    id: string,
+    byTraceId: boolean,
+  ): Promise<RunRecord | undefined> {
     const row =
-      (this.db.prepare(`${SELECT} WHERE runs.run_id = ?`).get(id) as RunRow | undefined) ??
-      (options.byTraceId === false
-        ? undefined
-        : (this.db.prepare(`${SELECT} WHERE runs.trace_id = ?`).get(id) as RunRow | undefined));
+      (await selectRuns(queries).where('runs.run_id', '=', id).executeTakeFirst()) ??
+      (byTraceId
+        ? await selectRuns(queries).where('runs.trace_id', '=', id).executeTakeFirst()
+        : undefined);
     return row ? toRecord(row) : undefined;
   }
 
   /** The trace stored for a run (by run id or trace id). */
-  trace(id: string): Trace | undefined {
-    const run = this.get(id);
+  async trace(id: string): Promise<Trace | undefined> {
+    const run = await this.get(id);
     if (!run) return undefined;
-    const row = this.db.prepare('SELECT trace_json FROM traces WHERE id = ?').get(run.traceId) as
-      { trace_json: string } | undefined;
+    const row = await this.db.queries
+      .selectFrom('traces')
+      .select('trace_json')
+      .where('id', '=', run.traceId)
+      .executeTakeFirst();
     return row ? (JSON.parse(row.trace_json) as Trace) : undefined;
   }
 
   /** Sets a run's outcome (in the run and in its trace); undefined when there is no such run. */
-  setOutcome(id: string, outcome: TraceOutcome): RunRecord | undefined {
-    const run = this.get(id);
+  async setOutcome(id: string, outcome: TraceOutcome): Promise<RunRecord | undefined> {
+    const run = await this.get(id);
     if (!run) return undefined;
-    this.db.transaction(() => {
-      this.db
-        .prepare('UPDATE runs SET outcome = ?, updated_at = ? WHERE run_id = ?')
-        .run(outcome, new Date().toISOString(), run.runId);
-      const setOutcome =
-        this.db.dialect === 'postgres'
-          ? "jsonb_set(trace_json::jsonb, '{outcome}', to_jsonb(?::text))::text"
-          : "json_set(trace_json, '$.outcome', ?)";
-      this.db
-        .prepare(`UPDATE traces SET trace_json = ${setOutcome} WHERE id = ?`)
-        .run(outcome, run.traceId);
-    })();
+    await this.db.queries.transaction().execute(async (transaction) => {
+      await transaction
+        .updateTable('runs')
+        .set({ outcome, updated_at: new Date().toISOString() })
+        .where('run_id', '=', run.runId)
+        .execute();
+      await transaction
+        .updateTable('traces')
+        .set({ trace_json: traceWithOutcome(this.db.dialect, outcome) })
+        .where('id', '=', run.traceId)
+        .execute();
+    });
     return this.get(run.runId);
   }
 
@@ -168,40 +224,63 @@ export class RunStore {
    * Per agent, how many failed runs' latest analyses blamed it in the last 7 days and in the 7
    * before (by when the analysis was made), most blamed this week first.
    */
-  blameByAgent(now = new Date()): AgentBlame[] {
+  async blameByAgent(now = new Date()): Promise<AgentBlame[]> {
     const thisWeek = new Date(now.getTime() - 7 * DAY_MS).toISOString();
     const lastWeek = new Date(now.getTime() - 14 * DAY_MS).toISOString();
-    const rows = this.db
-      .prepare(
-        `WITH blamed AS (
-           SELECT json_extract(latest.result_json, '$.agent') AS agent, latest.created_at
-             FROM runs
-             JOIN analyses AS latest ON latest.id = (
-               SELECT id FROM analyses WHERE trace_id = runs.trace_id
-                ORDER BY created_at DESC LIMIT 1)
-            WHERE runs.outcome = 'failure' AND latest.created_at >= @lastWeek)
-         SELECT agent, sum(CASE WHEN created_at >= @thisWeek THEN 1 ELSE 0 END) AS this_week,
-                sum(CASE WHEN created_at < @thisWeek THEN 1 ELSE 0 END) AS last_week
-           FROM blamed WHERE agent IS NOT NULL
-          GROUP BY agent ORDER BY this_week DESC, last_week DESC, agent LIMIT 50`,
+    const rows = await this.db.queries
+      .with('blamed', (queries) =>
+        selectRuns(queries)
+          .clearSelect()
+          .select([
+            jsonText(this.db.dialect, 'latest.result_json', 'agent').as('agent'),
+            'latest.created_at as created_at',
+          ])
+          .where('runs.outcome', '=', 'failure')
+          .where('latest.created_at', '>=', lastWeek),
       )
-      .all({ thisWeek, lastWeek }) as { agent: string; this_week: number; last_week: number }[];
+      .selectFrom('blamed')
+      .select((builder) => [
+        'blamed.agent',
+        builder.fn
+          .sum<number>(
+            builder.case().when('blamed.created_at', '>=', thisWeek).then(1).else(0).end(),
+          )
+          .as('this_week'),
+        builder.fn
+          .sum<number>(
+            builder.case().when('blamed.created_at', '<', thisWeek).then(1).else(0).end(),
+          )
+          .as('last_week'),
+      ])
+      .where('blamed.agent', 'is not', null)
+      .groupBy('blamed.agent')
+      .orderBy('this_week', 'desc')
+      .orderBy('last_week', 'desc')
+      .orderBy('blamed.agent')
+      .limit(50)
+      .execute();
     return rows.map((row) => ({
-      agent: row.agent,
-      thisWeek: row.this_week,
-      lastWeek: row.last_week,
+      agent: row.agent!,
+      thisWeek: Number(row.this_week),
+      lastWeek: Number(row.last_week),
     }));
   }
 
   /** One page of recorded runs, most recently changed first, and how many there are. */
-  list(page: Page = {}): Paged<RunRecord> {
+  async list(page: Page = {}): Promise<Paged<RunRecord>> {
     const { limit, offset } = pageBounds(page);
-    const { total } = this.db.prepare('SELECT count(*) AS total FROM runs').get() as {
-      total: number;
-    };
-    const rows = this.db
-      .prepare(`${SELECT} ORDER BY runs.updated_at DESC, runs.run_id LIMIT ? OFFSET ?`)
-      .all(limit, offset) as RunRow[];
-    return { items: rows.map(toRecord), total, limit, offset };
+    const [counted, rows] = await Promise.all([
+      this.db.queries
+        .selectFrom('runs')
+        .select((builder) => builder.fn.countAll<number>().as('total'))
+        .executeTakeFirstOrThrow(),
+      selectRuns(this.db.queries)
+        .orderBy('runs.updated_at', 'desc')
+        .orderBy('runs.run_id')
+        .limit(limit)
+        .offset(offset)
+        .execute(),
+    ]);
+    return { items: rows.map(toRecord), total: Number(counted.total), limit, offset };
   }
 }

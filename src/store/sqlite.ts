@@ -1,13 +1,16 @@
 /**
  * The embedded database: SQLite through better-sqlite3, in WAL mode so readers never block the
  * writer and a killed process loses at most the transaction in flight. Migrations live in code
- * and run in order on open; `PRAGMA user_version` records how far a file has come.
+ * and run in order on open; `PRAGMA user_version` records how far a file has come. The store's
+ * queries reach it through Kysely's SQLite dialect: better-sqlite3's calls, answered as promises.
  */
 import Database from 'better-sqlite3';
+import { Kysely, SqliteDialect } from 'kysely';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { UserError } from '../errors.js';
-import type { Db, Statement } from './driver.js';
+import type { Db } from './driver.js';
+import type { StoreTables } from './tables.js';
 
 /**
  * Schema changes, applied in order; never edit a released one, append a new one (and its
@@ -63,35 +66,8 @@ const MIGRATIONS: string[] = [
    UPDATE traces SET labels_json = json_extract(trace_json, '$.labels');`,
 ];
 
-/** A SQLite connection: better-sqlite3's own statements, so this path costs nothing extra. */
-export class SqliteDb implements Db {
-  readonly dialect = 'sqlite' as const;
-
-  constructor(
-    /** The better-sqlite3 handle, for what only SQLite has (pragmas). */
-    readonly raw: Database.Database,
-    readonly location: string,
-  ) {}
-
-  prepare(sql: string): Statement {
-    return this.raw.prepare(sql);
-  }
-
-  transaction<Result>(body: () => Result): () => Result {
-    return this.raw.transaction(body);
-  }
-
-  exec(sql: string): void {
-    this.raw.exec(sql);
-  }
-
-  close(): void {
-    this.raw.close();
-  }
-}
-
 /** Opens (creating if needed) the SQLite database at `file` and brings its schema up to date. */
-export function openSqlite(file: string): SqliteDb {
+export function openSqlite(file: string): Db {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   let raw: Database.Database;
   try {
@@ -119,5 +95,12 @@ export function openSqlite(file: string): SqliteDb {
       raw.pragma(`user_version = ${index + 1}`);
     })();
   }
-  return new SqliteDb(raw, file);
+  const queries = new Kysely<StoreTables>({ dialect: new SqliteDialect({ database: raw }) });
+  return {
+    dialect: 'sqlite',
+    location: file,
+    queries,
+    // Destroying the Kysely instance closes the better-sqlite3 handle.
+    close: () => queries.destroy(),
+  };
 }

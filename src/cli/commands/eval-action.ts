@@ -155,7 +155,7 @@ export async function runEvalCommand(
   };
   process.stdout.write(terminalReport(summary));
   process.stderr.write(`results stored in ${store.file}\n`);
-  saveForPage(`${methods.join(', ')} on ${shownPaths(paths)}`, methods, traces.length, summary);
+  await saveForPage(`${methods.join(', ')} on ${shownPaths(paths)}`, methods, traces, summary);
   await writeReports(flags.out ?? [], summary, traces);
   exit(finishBatch(outcome));
 }
@@ -188,11 +188,19 @@ function checkLlmFlags(methods: string[], flags: EvalFlags, llm: LlmOptions): vo
 }
 
 /** Keeps the evaluation in the database too, so `faultline launch` can show it (a warning if not). */
-function saveForPage(title: string, methods: string[], traces: number, summary: EvalSummary): void {
+async function saveForPage(
+  title: string,
+  methods: string[],
+  traces: readonly unknown[],
+  summary: EvalSummary,
+): Promise<void> {
   try {
-    const db = openDatabase(databaseLocation());
-    new Repository(db).saveEvaluation(title, methods, traces, summary);
-    db.close();
+    const db = await openDatabase(databaseLocation());
+    try {
+      await new Repository(db).saveEvaluation(title, methods, traces.length, summary);
+    } finally {
+      await db.close();
+    }
   } catch (error) {
     process.stderr.write(
       `faultline: warning: the evaluation was not saved for the web page (${error instanceof Error ? error.message : String(error)})\n`,

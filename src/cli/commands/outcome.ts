@@ -32,7 +32,7 @@ export function registerOutcome(program: Command, exit: (code: number) => void):
           import('../../recording/outcome.js'),
         ]);
       const outcome = outcomeOf(word);
-      const db = openDatabase(databaseLocation());
+      const db = await openDatabase(databaseLocation());
       try {
         const repository = new Repository(db);
         const runs = new RunStore(db);
@@ -46,14 +46,14 @@ export function registerOutcome(program: Command, exit: (code: number) => void):
         else {
           process.stdout.write(`${marked.run.runId}: ${marked.run.outcome}\n`);
           if (marked.analysis) {
-            const trace = repository.getTrace(marked.run.traceId)!;
+            const trace = (await repository.getTrace(marked.run.traceId))!;
             process.stdout.write(
               `\n${renderAttribution(marked.run.runId, trace, marked.analysis.result)}\n`,
             );
           }
         }
       } finally {
-        db.close();
+        await db.close();
       }
       exit(0);
     });

@@ -160,7 +160,7 @@ export function registerProxy(program: Command, exit: (code: number) => void): v
           `  OPENAI_BASE_URL=${proxy.url}/v1\n  ANTHROPIC_BASE_URL=${proxy.url}\n`,
       );
       await untilStopped(proxy, () => {
-        close?.();
+        void close?.();
         const runs = recorder.runIds();
         process.stderr.write(
           `faultline proxy: stopped; ${runs.length} run${runs.length === 1 ? '' : 's'} in ${folder}\n`,
@@ -176,7 +176,7 @@ async function openRunStore() {
     import('../../store/database.js'),
     import('../../store/runs.js'),
   ]);
-  const db = openDatabase(databaseLocation());
+  const db = await openDatabase(databaseLocation());
   return { store: new RunStore(db), close: () => db.close() };
 }
 

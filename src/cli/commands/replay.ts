@@ -85,7 +85,7 @@ Examples:
         const result = await replay({ ...setUp.settings, trace, step, fix });
         process.stdout.write(`${JSON.stringify(result)}\n`);
       } finally {
-        setUp.close();
+        await setUp.close();
       }
       exit(0);
     });

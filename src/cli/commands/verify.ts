@@ -89,7 +89,7 @@ Examples:
         });
         const verified = found.verified;
         const result = verifiedAttribution(attribution, found, summary.describeEarlier);
-        storeOnPage(
+        await storeOnPage(
           setUp,
           trace,
           result,
@@ -97,7 +97,7 @@ Examples:
           { top, budget, label: flags.label === true },
           started,
         );
-        const file = trace.source ?? setUp.database?.runs.get(trace.id)?.file ?? undefined;
+        const file = trace.source ?? (await setUp.database?.runs.get(trace.id))?.file ?? undefined;
         if (verified && flags.label && file && file !== '-')
           labelFile(file, {
             agent: verified.agent,
@@ -106,7 +106,7 @@ Examples:
           });
         printVerification(path, trace, result, found, summary, flags);
       } finally {
-        setUp.close();
+        await setUp.close();
       }
       exit(0);
     });
@@ -138,28 +138,29 @@ function verifiedAttribution(
 }
 
 /** On the page: the verdict, marked verified, beside the trace; with --label, its label. */
-function storeOnPage(
+async function storeOnPage(
   setUp: ReplaySetUp,
   trace: Trace,
   result: Attribution,
   found: Verification,
   settings: { top: number; budget: number; label: boolean },
   started: number,
-): void {
+): Promise<void> {
   const { top, budget } = settings;
   const verified = found.verified;
   if (setUp.database) {
     const { runs, repository } = setUp.database;
     const traceId =
-      runs.get(trace.id)?.traceId ?? repository.saveTrace(trace, trace.source ?? trace.id).id;
-    repository.saveAnalysis(
+      (await runs.get(trace.id))?.traceId ??
+      (await repository.saveTrace(trace, trace.source ?? trace.id)).id;
+    await repository.saveAnalysis(
       traceId,
       { method: 'offline', verify: { top, budget, replays: found.replays } },
       result,
       performance.now() - started,
     );
     if (verified && settings.label)
-      repository.setUserLabel(traceId, {
+      await repository.setUserLabel(traceId, {
         agent: verified.agent,
         step: verified.step,
         reason: `verified by counterfactual replay (${verified.run})`,
