@@ -6,9 +6,12 @@
  * an injected misreport labelled at the researcher's step.
  */
 import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { getMethod } from '../src/attribution/registry.js';
 import { createModelClient } from '../src/llm/client.js';
+import { runCampaign } from '../src/recording/inject/campaign.js';
 import { PlanInjector } from '../src/recording/inject/injector.js';
 import { recordingOf } from '../src/recording/recording.js';
 import { Recorder } from '../src/recording/recorder.js';
@@ -181,6 +184,39 @@ export function describeFramework(spec: FrameworkCase): void {
         [injected.trace.labels?.agent, injected.trace.labels?.step],
         [spec.researcher, step],
       );
+    });
+
+    test('an inject campaign (concurrency 2, the app sending no run header) labels each kept run at its injected step', async () => {
+      const out = join(team.home, 'injected');
+      const summary = await runCampaign({
+        run: team.runCommand(VARIANTS[1]!).replace(/--out "[^"]+"/, '--out {work}/answer.json'),
+        check: team.checkCommand.replace(/--answer "[^"]+"/, '--answer {work}/answer.json'),
+        tasks: [{ id: 'widgets', json: '{"id": "widgets"}', value: { id: 'widgets' } }],
+        plans: 3,
+        modes: ['2.6', '3.2', '1.3'],
+        out,
+        upstream: team.clean.baseUrl,
+        seed: 7,
+        concurrency: 2,
+        timeoutMs: 60_000,
+      });
+      assert.equal(summary.kept + summary.discarded, 3);
+      assert.ok(summary.kept > 0, JSON.stringify(summary.byReason));
+      const folder = join(out, 'runs');
+      const kept = (existsSync(folder) ? readdirSync(folder) : [])
+        .map((name) => JSON.parse(readFileSync(join(folder, name), 'utf8')) as Trace)
+        .filter((trace) => trace.labels?.step !== undefined);
+      assert.equal(kept.length, summary.kept);
+      for (const trace of kept) {
+        const { agent, step } = trace.labels!;
+        assert.ok(spec.calls.includes(agent!), `${trace.id}: labelled ${agent}`);
+        assert.equal(trace.steps[step!]?.agent, agent, `${trace.id}: step ${step} is ${agent}'s`);
+        // Two runs merged into one would start twice.
+        const starts = recordingOf(trace)!.calls.filter(
+          (call) => call.agent === spec.calls[0] && call.agentCall === 0,
+        );
+        assert.equal(starts.length, 1, `${trace.id}: one run`);
+      }
     });
   });
 }

@@ -1,11 +1,11 @@
 /**
  * The agent a call belongs to, from the conversation it carries:
  *
- * - a handoff: the last `transfer_to_X` (or `transfer_back_to_X`) tool call in the history hands
- *   the conversation to agent X, so the calls after it are X's until the next handoff. The OpenAI
- *   Agents SDK's handoff answers with `{"assistant": "Researcher"}` (the agent's own name, where the
- *   tool's is `transfer_to_researcher`); LangGraph's supervisor with "Successfully transferred to
- *   researcher";
+ * - a handoff: the last `transfer_to_X` (or `transfer_back_to_X`) tool call in the history whose
+ *   output is a handoff's hands the conversation to agent X, so the calls after it are X's until
+ *   the next handoff. The OpenAI Agents SDK's handoff answers with `{"assistant": "Researcher"}`
+ *   (the agent's own name, where the tool's is `transfer_to_researcher`); LangGraph's with
+ *   "Successfully transferred to researcher";
  * - the `name` a framework puts on an agent's own assistant messages (LangChain sends the agent's
  *   name on each): the history ends with the tool results of an assistant message, so the call
  *   continues that message's turn and is its agent's.
@@ -16,29 +16,40 @@ import { tidyName } from './prompt-name.js';
 /** A handoff tool's name, and the agent it hands to as the tool names it. */
 const HANDOFF_TOOL = /^transfer_(?:back_)?to_(.+)$/;
 
-/** The agent a handoff's output names (`{"assistant": "Researcher"}`), if it names one. */
-function agentInOutput(text: string): string | undefined {
+/** LangGraph's handoff output (`create_handoff_tool`, the supervisor's and swarm's). */
+const TRANSFERRED = /^Successfully transferred (?:back )?to /;
+
+/**
+ * What a handoff's output says: the agent it names (`{"assistant": "Researcher"}`), a handoff that
+ * names none (LangGraph's "Successfully transferred to researcher"), or undefined when the output
+ * is not a handoff's: a tool that happens to be called `transfer_to_savings` moves money, not
+ * the conversation.
+ */
+function handoffOutput(text: string): { agent?: string } | undefined {
+  if (TRANSFERRED.test(text.trim())) return {};
   if (!text.trimStart().startsWith('{')) return undefined;
   try {
-    return asString(asObject(JSON.parse(text))?.assistant);
+    const agent = asString(asObject(JSON.parse(text))?.assistant);
+    return agent ? { agent } : undefined;
   } catch {
     return undefined;
   }
 }
 
-/** The agent the last handoff in a history hands the conversation to. */
+/**
+ * The agent the last handoff in a history hands the conversation to: a `transfer_to_X` call
+ * whose output is a handoff's.
+ */
 export function nameFromHandoff(items: readonly HistoryItem[]): string | undefined {
   for (let index = items.length - 1; index >= 0; index -= 1) {
-    const calls = items[index]!.toolCalls ?? [];
-    const handoff = calls.findLast((call) => HANDOFF_TOOL.test(call.name));
-    if (!handoff) continue;
-    const output = handoff.id
-      ? items
-          .slice(index + 1)
-          .find((item) => item.role === 'tool' && item.toolResult?.callId === handoff.id)
-      : undefined;
-    const named = output ? agentInOutput(output.text) : undefined;
-    return tidyName(named ?? HANDOFF_TOOL.exec(handoff.name)![1]!);
+    const calls = (items[index]!.toolCalls ?? []).filter((call) => HANDOFF_TOOL.test(call.name));
+    for (const handoff of calls.reverse()) {
+      const output = items
+        .slice(index + 1)
+        .find((item) => item.role === 'tool' && item.toolResult?.callId === handoff.id);
+      const said = handoff.id && output ? handoffOutput(output.text) : undefined;
+      if (said) return tidyName(said.agent ?? HANDOFF_TOOL.exec(handoff.name)![1]!);
+    }
   }
   return undefined;
 }

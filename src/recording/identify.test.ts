@@ -149,6 +149,26 @@ test('a handoff names the agent the calls after it belong to, by the name its ou
   assert.deepEqual(identifyAgent(undefined, back), { agent: 'supervisor', source: 'handoff' });
 });
 
+test('a tool that is called transfer_to_… but answers as no handoff does is not a handoff', () => {
+  const banking = chat([
+    { role: 'system', content: 'You are the teller of a bank.' },
+    { role: 'user', content: 'Move 10 USD to savings.' },
+    {
+      role: 'assistant',
+      content: '',
+      tool_calls: [
+        {
+          id: 't1',
+          type: 'function',
+          function: { name: 'transfer_to_savings', arguments: '{"amount":10}' },
+        },
+      ],
+    },
+    { role: 'tool', tool_call_id: 't1', content: '{"ok":true,"balance":110}' },
+  ]);
+  assert.deepEqual(identifyAgent(undefined, banking), { agent: 'teller', source: 'system-prompt' });
+});
+
 test("the name on the agent's own assistant message names the call that continues its turn", () => {
   const own = chat([
     { role: 'system', content: 'You look up prices.' },
