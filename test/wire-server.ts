@@ -5,6 +5,7 @@
  * misbehave on purpose: an HTTP error with headers, a dropped connection, a malformed body.
  * Chat Completions asked for `logprobs` carry them, one token per piece of text, as OpenAI does.
  */
+import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { openAiChat } from '../src/recording/wire/openai-chat.js';
@@ -80,9 +81,10 @@ function chatStream(
   model: string,
   includeUsage: boolean,
   logprobs = false,
+  id = 'chatcmpl-wire',
 ): string[] {
   const base = {
-    id: 'chatcmpl-wire',
+    id,
     object: 'chat.completion.chunk',
     created: 1_777_777_777,
     model,
@@ -129,9 +131,17 @@ function chatStream(
   return events;
 }
 
-/** Starts the server; `answer` decides each reply (default: an echo). */
+/**
+ * A stream's id, one per request as OpenAI gives one per reply (LangGraph merges messages that
+ * share an id), and the same for the same request (a test compares replies direct and proxied).
+ */
+const streamId = (body: Record<string, unknown>) =>
+  `chatcmpl-${createHash('sha256').update(JSON.stringify(body)).digest('hex').slice(0, 12)}`;
+
+/** Starts the server; `answer` decides each reply (default: an echo); port 0 is a free one. */
 export async function startWireServer(
   answer: (request: WireRequest) => WireAnswer = echo,
+  port = 0,
 ): Promise<WireServer> {
   const requests: WireRequest[] = [];
   const sockets = new Set<Socket>();
@@ -218,7 +228,7 @@ export async function startWireServer(
       true;
     const events =
       api === openAiChat
-        ? chatStream(decided, model, includeUsage, logprobs)
+        ? chatStream(decided, model, includeUsage, logprobs, streamId(request.body))
         : api
             .writeReply(decided, { stream: true, model, inputTokens: 11, outputTokens: 7 })
             .body.split(/(?<=\n\n)/);
@@ -234,11 +244,11 @@ export async function startWireServer(
     response.end();
   }
 
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  const bound = (server.address() as AddressInfo).port;
   return {
-    baseUrl: `http://127.0.0.1:${port}/v1`,
-    origin: `http://127.0.0.1:${port}`,
+    baseUrl: `http://127.0.0.1:${bound}/v1`,
+    origin: `http://127.0.0.1:${bound}`,
     requests,
     close: () =>
       new Promise<void>((resolve) => {

@@ -2,14 +2,21 @@
  * Which agent made a model call, and which run it belongs to, from what the call carries:
  *
  * - agent: the `x-faultline-agent` header, else a name the body declares (`metadata.agent`,
- *   OpenAI's `user`, Anthropic's `metadata.user_id`), else the name the system prompt gives the
- *   agent ("You are the planner…", CrewAI's "You are {role}."), else a stable fingerprint of the
- *   system prompt (`agent-1a2b3c4d`), so one agent's calls group together even unnamed;
+ *   OpenAI's `user`, Anthropic's `metadata.user_id`), else the agent the history's last handoff
+ *   hands to (`transfer_to_X`), else the `name` on the agent's own assistant message whose tool
+ *   results end the history (history-name.ts), else the name the system prompt gives the agent
+ *   ("You are the planner…", CrewAI's "You are {role}."; prompt-name.ts), else a stable
+ *   fingerprint of the system prompt (`agent-1a2b3c4d`), so one agent's calls group together
+ *   even unnamed;
  * - run: the `x-faultline-run` header, else the current run until the proxy has been idle (no call
  *   in flight) for the run gap, after which the next call starts a new run.
  */
 import { createHash, randomBytes } from 'node:crypto';
+import { nameFromHandoff, nameFromHistory } from './history-name.js';
+import { nameInSystemPrompt, tidyName } from './prompt-name.js';
 import type { RequestView } from './wire/types.js';
+
+export { nameInSystemPrompt } from './prompt-name.js';
 
 /** Header naming the agent that makes a call. */
 export const AGENT_HEADER = 'x-faultline-agent';
@@ -17,63 +24,18 @@ export const AGENT_HEADER = 'x-faultline-agent';
 export const RUN_HEADER = 'x-faultline-run';
 
 /** Where an agent's name came from. */
-export type AgentSource = 'header' | 'body' | 'system-prompt' | 'fingerprint';
+export type AgentSource =
+  'header' | 'body' | 'handoff' | 'history-name' | 'system-prompt' | 'fingerprint';
 
-/** Names a system prompt may give that say nothing about which agent it is. */
-const GENERIC = new Set([
-  'assistant',
-  'ai',
-  'ai assistant',
-  'helpful assistant',
-  'helpful ai assistant',
-  'helpful ai',
-  'language model',
-  'large language model',
-  'chatbot',
-  'ai language model',
-  'agent',
-  'helpful agent',
-]);
-
-/** Words that end a role phrase: "the planner of a team", "an expert who writes". */
-const ROLE_END =
-  /\s+(?:who|that|which|of|in|for|with|tasked|responsible|and|to|on|at|from|by|working|whose|named|called)\b.*$/is;
-
-/** A name as it will be shown: one line, no surrounding punctuation or quotes, at most 60 characters. */
-function tidy(name: string): string | undefined {
-  const cleaned = name
-    .replace(/\s+/g, ' ')
-    .replace(/^[\s"'`*_]+|[\s"'`*_.,:;!]+$/g, '')
-    .slice(0, 60)
-    .trim();
-  return cleaned.length > 0 ? cleaned : undefined;
-}
-
-/** The agent's name a system prompt states, if it states one. */
-export function nameInSystemPrompt(system: string): string | undefined {
-  const head = system.slice(0, 2000);
-  const explicit =
-    /\b(?:your name is|you are (?:called|named))\s+["'`]?([^\n"'`.,;:!]{1,60})/i.exec(head);
-  if (explicit) return tidy(explicit[1]!);
-  // CrewAI: "You are {role}. {backstory}\nYour personal goal is: {goal}".
-  if (/\nYour personal goal is:/.test(head)) {
-    const role = /^\s*You are ([^\n]{1,80}?)\s*(?:\n|\.(?:\s|$))/.exec(head);
-    if (role) return tidy(role[1]!);
-  }
-  const opening = /(?:^|\n)\s*(?:#+\s*)?You are\s+([^\n]{1,120})/.exec(head);
-  if (!opening) return undefined;
-  const rest = opening[1]!;
-  // "You are Coder, …" / "You are Senior Research Analyst." : a capitalised name right after.
-  const proper = /^([A-Z][\w-]*(?:[ _-][A-Z][\w-]*){0,4})(?=\s*(?:[.,:;!(]|$))/.exec(rest);
-  if (proper && !GENERIC.has(proper[1]!.toLowerCase())) return tidy(proper[1]!);
-  // "You are the planner of …", "You are an expert Python coder who …".
-  const role = /^(?:the|a|an)\s+([^.,:;!\n()]{1,80})/i.exec(rest);
-  if (!role) return undefined;
-  const words = role[1]!.replace(ROLE_END, '').trim().split(/\s+/).slice(0, 4).join(' ');
-  const name = tidy(words);
-  if (!name || GENERIC.has(name.toLowerCase())) return undefined;
-  return name;
-}
+/** Every source, in the order of evidence. */
+export const AGENT_SOURCES = [
+  'header',
+  'body',
+  'handoff',
+  'history-name',
+  'system-prompt',
+  'fingerprint',
+] as const satisfies readonly AgentSource[];
 
 /** A stable short name for a system prompt that names no agent. */
 export function promptFingerprint(system: string): string {
@@ -85,10 +47,14 @@ export function identifyAgent(
   header: string | undefined,
   request: RequestView,
 ): { agent: string; source: AgentSource } {
-  const fromHeader = header ? tidy(header) : undefined;
+  const fromHeader = header ? tidyName(header) : undefined;
   if (fromHeader) return { agent: fromHeader, source: 'header' };
-  const declared = request.declaredAgent ? tidy(request.declaredAgent) : undefined;
+  const declared = request.declaredAgent ? tidyName(request.declaredAgent) : undefined;
   if (declared) return { agent: declared, source: 'body' };
+  const handedTo = nameFromHandoff(request.items);
+  if (handedTo) return { agent: handedTo, source: 'handoff' };
+  const ownName = nameFromHistory(request.items);
+  if (ownName) return { agent: ownName, source: 'history-name' };
   const named = nameInSystemPrompt(request.system);
   if (named) return { agent: named, source: 'system-prompt' };
   return { agent: promptFingerprint(request.system), source: 'fingerprint' };

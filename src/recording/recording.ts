@@ -9,7 +9,7 @@ import { z } from 'zod';
 import type { Trace } from '../trace/model.js';
 import { callsText } from '../trace/step-text.js';
 import type { UpstreamFailure } from './forward.js';
-import type { AgentSource } from './identify.js';
+import { AGENT_SOURCES, type AgentSource } from './identify.js';
 import type { RequestView, WireName } from './wire/types.js';
 
 /** Version of the `metadata.recording` layout. */
@@ -82,7 +82,7 @@ const callSchema = z.object({
   call: z.number().int(),
   step: z.number().int().nullish(),
   agent: z.string(),
-  agentSource: z.enum(['header', 'body', 'system-prompt', 'fingerprint']),
+  agentSource: z.enum(AGENT_SOURCES),
   agentCall: z.number().int(),
   api: z.enum(['openai-chat', 'openai-responses', 'anthropic-messages']),
   streamed: z.boolean(),

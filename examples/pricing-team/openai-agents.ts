@@ -1,0 +1,97 @@
+/**
+ * The pricing team on the OpenAI Agents SDK for JS: a Coordinator hands the question to a
+ * Researcher (`lookup_price`), who reports the unit price and hands off to an Analyst
+ * (`calculate`), whose total is the answer. Plain SDK code: the model is whatever
+ * OPENAI_BASE_URL points at (faultline's proxy, in front of a real provider or the scripted model).
+ *
+ *   OPENAI_BASE_URL=http://127.0.0.1:8600/v1 node --import tsx \
+ *     examples/pricing-team/openai-agents.ts --api responses --stream --out answer.json
+ *
+ * `--api chat` uses Chat Completions instead of the Responses API; `--stream` streams the run.
+ */
+import { writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import {
+  Agent,
+  run,
+  setDefaultOpenAIClient,
+  setOpenAIAPI,
+  setTracingDisabled,
+  tool,
+} from '@openai/agents';
+import { RECOMMENDED_PROMPT_PREFIX } from '@openai/agents-core/extensions';
+import OpenAI from 'openai';
+import { z } from 'zod';
+import { calculate, lookupPrice, TASK } from './tools.js';
+
+const { values } = parseArgs({
+  options: {
+    api: { type: 'string', default: 'responses' },
+    stream: { type: 'boolean', default: false },
+    out: { type: 'string', default: 'answer.json' },
+  },
+});
+
+// Nothing leaves for OpenAI's trace exporter; every model call goes to OPENAI_BASE_URL.
+setTracingDisabled(true);
+setDefaultOpenAIClient(
+  new OpenAI({
+    baseURL: process.env.OPENAI_BASE_URL,
+    apiKey: process.env.OPENAI_API_KEY ?? 'unused-by-the-scripted-model',
+    maxRetries: 0,
+  }),
+);
+setOpenAIAPI(values.api === 'chat' ? 'chat_completions' : 'responses');
+
+const model = process.env.PRICING_TEAM_MODEL ?? 'gpt-4o-mini';
+const modelSettings = { temperature: 0 };
+
+const analyst = new Agent({
+  name: 'Analyst',
+  model,
+  modelSettings,
+  instructions: `${RECOMMENDED_PROMPT_PREFIX}\nYou are the Analyst of a pricing team. Work out the total with calculate (3 × the reported unit price + the 4.00 USD fee) and answer "TOTAL: <amount> USD".`,
+  tools: [
+    tool({
+      name: 'calculate',
+      description: 'Evaluates an arithmetic expression such as "3 * 12.5 + 4".',
+      parameters: z.object({ expression: z.string() }),
+      execute: ({ expression }) => calculate(expression),
+    }),
+  ],
+});
+
+const researcher = new Agent({
+  name: 'Researcher',
+  model,
+  modelSettings,
+  instructions: `${RECOMMENDED_PROMPT_PREFIX}\nYou are the Researcher of a pricing team. Look up the unit price with lookup_price, report it as "unit price: <price> USD" and hand off to the Analyst.`,
+  tools: [
+    tool({
+      name: 'lookup_price',
+      description: "Returns an item's unit price in USD.",
+      parameters: z.object({ item: z.string() }),
+      execute: ({ item }) => lookupPrice(item),
+    }),
+  ],
+  handoffs: [analyst],
+});
+
+const coordinator = new Agent({
+  name: 'Coordinator',
+  model,
+  modelSettings,
+  instructions: `${RECOMMENDED_PROMPT_PREFIX}\nYou are the Coordinator of a pricing team. Hand pricing questions to the Researcher.`,
+  handoffs: [researcher],
+});
+
+let answer: string;
+if (values.stream) {
+  const streamed = await run(coordinator, TASK, { stream: true });
+  for await (const event of streamed) void event; // the events, as a UI would show them
+  await streamed.completed;
+  answer = String(streamed.finalOutput ?? '');
+} else answer = String((await run(coordinator, TASK)).finalOutput ?? '');
+
+writeFileSync(values.out, JSON.stringify({ answer }) + '\n');
+console.log(answer);

@@ -1,0 +1,32 @@
+/**
+ * The pricing team's task, its two tools and the right answer, shared by the framework apps
+ * (openai-agents.ts, langgraph.ts), their scripted model and check.ts.
+ */
+
+/** The question every app is asked. */
+export const TASK = 'How much do 3 widgets cost in total, with the 4.00 USD handling fee?';
+
+/** The right answer: 3 × 12.50 + 4.00. */
+export const EXPECTED_TOTAL = '41.50';
+
+/** The price list `lookup_price` reads. */
+const PRICES: Record<string, number> = { widget: 12.5, gadget: 7.25 };
+
+/** `lookup_price({item})`: the unit price in USD, as the tool returns it ("12.5"). */
+export function lookupPrice(item: string): string {
+  const price = PRICES[item.trim().toLowerCase().replace(/s$/, '')];
+  return price === undefined ? `unknown item: ${item}` : String(price);
+}
+
+/**
+ * `calculate({expression})`: a sum of products of decimal numbers ("3 * 12.5 + 4"), the only
+ * arithmetic the team needs; anything else is refused rather than evaluated.
+ */
+export function calculate(expression: string): string {
+  if (!/^[\d.\s*+]+$/.test(expression)) return `cannot calculate: ${expression}`;
+  const total = expression
+    .split('+')
+    .map((term) => term.split('*').reduce((product, factor) => product * Number(factor), 1))
+    .reduce((sum, term) => sum + term, 0);
+  return Number.isFinite(total) ? String(total) : `cannot calculate: ${expression}`;
+}
