@@ -82,7 +82,7 @@ export async function startPricingTeam(app: string): Promise<PricingTeam> {
   process.env.FAULTLINE_HOME = home;
   const model = await startPricingModel({ fault: true });
   const clean = await startPricingModel({ fault: false });
-  const db = openDatabase(join(home, 'faultline.db'));
+  const db = await openDatabase(join(home, 'faultline.db'));
   const runs = new RunStore(db);
   const answer = join(home, 'answer.json');
   const script = join(ROOT, 'examples/pricing-team', app);
@@ -145,7 +145,7 @@ export async function startPricingTeam(app: string): Promise<PricingTeam> {
     async close() {
       await model.close();
       await clean.close();
-      db.close();
+      await db.close();
       if (previousHome === undefined) delete process.env.FAULTLINE_HOME;
       else process.env.FAULTLINE_HOME = previousHome;
       rmSync(home, { recursive: true, force: true });
