@@ -18,7 +18,7 @@ import { createReactAgent } from '@langchain/langgraph/prebuilt';
 import { createSupervisor } from '@langchain/langgraph-supervisor';
 import { ChatOpenAI } from '@langchain/openai';
 import { z } from 'zod';
-import { calculate, lookupPrice, TASK } from './tools.js';
+import { calculate, lookupPrice, runHeaders, TASK } from './tools.js';
 
 const { values } = parseArgs({
   options: {
@@ -34,7 +34,7 @@ const llm = new ChatOpenAI({
   maxRetries: 0,
   useResponsesApi: values.api === 'responses',
   apiKey: process.env.OPENAI_API_KEY ?? 'unused-by-the-scripted-model',
-  configuration: { baseURL: process.env.OPENAI_BASE_URL },
+  configuration: { baseURL: process.env.OPENAI_BASE_URL, defaultHeaders: runHeaders() },
 });
 
 const researcher = createReactAgent({

@@ -22,7 +22,7 @@ import {
 import { RECOMMENDED_PROMPT_PREFIX } from '@openai/agents-core/extensions';
 import OpenAI from 'openai';
 import { z } from 'zod';
-import { calculate, lookupPrice, TASK } from './tools.js';
+import { calculate, lookupPrice, runHeaders, TASK } from './tools.js';
 
 const { values } = parseArgs({
   options: {
@@ -39,6 +39,8 @@ setDefaultOpenAIClient(
     baseURL: process.env.OPENAI_BASE_URL,
     apiKey: process.env.OPENAI_API_KEY ?? 'unused-by-the-scripted-model',
     maxRetries: 0,
+    // faultline runs (`inject`, or a name of your choosing) say which run a call belongs to.
+    defaultHeaders: runHeaders(),
   }),
 );
 setOpenAIAPI(values.api === 'chat' ? 'chat_completions' : 'responses');

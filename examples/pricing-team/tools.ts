@@ -30,3 +30,13 @@ export function calculate(expression: string): string {
     .reduce((sum, term) => sum + term, 0);
   return Number.isFinite(total) ? String(total) : `cannot calculate: ${expression}`;
 }
+
+/**
+ * The header naming the run a call belongs to, when `FAULTLINE_RUN` is set (`faultline inject`
+ * sets it; set it yourself to choose a recorded run's id); without it the proxy tells runs apart
+ * by the pause between them.
+ */
+export function runHeaders(): Record<string, string> {
+  const run = process.env.FAULTLINE_RUN;
+  return run ? { 'x-faultline-run': run } : {};
+}
