@@ -105,13 +105,13 @@ export { summariseEvaluation, type EvalSummary } from './eval/summary.js';
 export { renderMarkdownReport } from './eval/report-markdown.js';
 export { renderHtmlReport } from './eval/report-html.js';
 
-export { startProxy, type ProxyOptions, type RunningProxy } from './recording/proxy.js';
-export { Recorder, type RecorderOptions } from './recording/recorder.js';
-export { recordingOf, type Recording, type RecordedCall } from './recording/recording.js';
-export { replay, type ReplayOptions, type ReplayResult } from './recording/replay.js';
-export { verify, type VerifyOptions, type Verification } from './recording/verify.js';
-export { parseFix, writeFix, type Fix } from './recording/fix.js';
-export { markOutcome } from './recording/outcome.js';
+export { startProxy, type ProxyOptions, type RunningProxy } from './recording/proxy/proxy.js';
+export { Recorder, type RecorderOptions } from './recording/record/recorder.js';
+export { recordingOf, type Recording, type RecordedCall } from './recording/record/recording.js';
+export { replay, type ReplayOptions, type ReplayResult } from './recording/replay/replay.js';
+export { verify, type VerifyOptions, type Verification } from './recording/replay/verify.js';
+export { parseFix, writeFix, type Fix } from './recording/replay/fix.js';
+export { markOutcome } from './recording/replay/outcome.js';
 export { RunStore, type RunRecord } from './store/runs.js';
 export { openDatabase, StoreUnavailableError, type Db } from './store/database.js';
 

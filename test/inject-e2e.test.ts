@@ -19,7 +19,7 @@ import { summariseEvaluation } from '../src/eval/summary.js';
 import { summariseInjected } from '../src/eval/injected.js';
 import { renderHtmlReport } from '../src/eval/report-html.js';
 import type { Trace } from '../src/trace/model.js';
-import { recordingOf } from '../src/recording/recording.js';
+import { recordingOf } from '../src/recording/record/recording.js';
 import {
   fillCommand,
   readTasks,

@@ -13,10 +13,10 @@ import { getMethod } from '../src/attribution/registry.js';
 import { createModelClient } from '../src/llm/client.js';
 import { runCampaign } from '../src/recording/inject/campaign.js';
 import { PlanInjector } from '../src/recording/inject/injector.js';
-import { recordingOf } from '../src/recording/recording.js';
-import { Recorder } from '../src/recording/recorder.js';
-import { replay } from '../src/recording/replay.js';
-import { candidateSteps, verify } from '../src/recording/verify.js';
+import { recordingOf } from '../src/recording/record/recording.js';
+import { Recorder } from '../src/recording/record/recorder.js';
+import { replay } from '../src/recording/replay/replay.js';
+import { candidateSteps, verify } from '../src/recording/replay/verify.js';
 import type { Trace } from '../src/trace/model.js';
 import {
   reportStep,

@@ -16,9 +16,9 @@ import type { WireServer } from './wire-server.js';
 import { openDatabase, type Db } from '../src/store/database.js';
 import { RunStore } from '../src/store/runs.js';
 import type { Trace } from '../src/trace/model.js';
-import { startProxy } from '../src/recording/proxy.js';
-import type { Injector } from '../src/recording/proxy-types.js';
-import { Recorder } from '../src/recording/recorder.js';
+import { startProxy } from '../src/recording/proxy/proxy.js';
+import type { Injector } from '../src/recording/proxy/types.js';
+import { Recorder } from '../src/recording/record/recorder.js';
 
 const exec = promisify(execFile);
 const TSX = `"${process.execPath}" --import tsx`;

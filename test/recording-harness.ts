@@ -15,8 +15,8 @@ import {
 } from './wire-server.js';
 import { openDatabase, type Db } from '../src/store/database.js';
 import { RunStore } from '../src/store/runs.js';
-import { startProxy, type ProxyOptions, type RunningProxy } from '../src/recording/proxy.js';
-import { Recorder } from '../src/recording/recorder.js';
+import { startProxy, type ProxyOptions, type RunningProxy } from '../src/recording/proxy/proxy.js';
+import { Recorder } from '../src/recording/record/recorder.js';
 
 /** A proxy in front of a local model server, with its folders. */
 export interface Harness {

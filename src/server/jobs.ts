@@ -13,7 +13,7 @@ import { readTracesFromBytes } from '../trace/load.js';
 import { diffTraces } from '../attribution/diverge/diff.js';
 import { storeLiveRun, type StoredLiveRun } from '../live/store-run.js';
 import type { OtlpDocument } from '../live/span-buffer.js';
-import { markOutcome, type MarkedOutcome } from '../recording/outcome.js';
+import { markOutcome, type MarkedOutcome } from '../recording/replay/outcome.js';
 import type { TraceOutcome } from '../trace/model.js';
 import type { AnalysisResponse, DiffResponse, UploadResponse } from './api-types.js';
 import { labelMatch } from './label-match.js';

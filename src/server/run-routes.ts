@@ -8,7 +8,7 @@
 import { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { z } from 'zod';
-import { outcomeOf } from '../recording/outcome.js';
+import { outcomeOf } from '../recording/replay/outcome.js';
 import type { Repository } from '../store/repository.js';
 import type { JobPool } from './job-pool.js';
 import { pageOf } from './paging.js';

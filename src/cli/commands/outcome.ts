@@ -29,7 +29,7 @@ export function registerOutcome(program: Command, exit: (code: number) => void):
           import('../../store/database.js'),
           import('../../store/repository.js'),
           import('../../store/runs.js'),
-          import('../../recording/outcome.js'),
+          import('../../recording/replay/outcome.js'),
         ]);
       const outcome = outcomeOf(word);
       const db = await openDatabase(databaseLocation());

@@ -123,10 +123,10 @@ export function registerProxy(program: Command, exit: (code: number) => void): v
       // Loaded here: no other command needs the proxy or the database.
       const [{ startProxy, parseUpstream }, { Recorder }, { shownUpstream }, { proxyToken }] =
         await Promise.all([
-          import('../../recording/proxy.js'),
-          import('../../recording/recorder.js'),
-          import('../../recording/forward.js'),
-          import('../../recording/guard.js'),
+          import('../../recording/proxy/proxy.js'),
+          import('../../recording/record/recorder.js'),
+          import('../../recording/proxy/forward.js'),
+          import('../../recording/proxy/guard.js'),
         ]);
       const upstream = parseUpstream(flags.upstream);
       const log = (line: string) => {

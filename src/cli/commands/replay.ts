@@ -62,8 +62,8 @@ Examples:
       try {
         const [{ replay, replayableRecording, replayTarget }, { parseFix, writeFix, describeFix }] =
           await Promise.all([
-            import('../../recording/replay.js'),
-            import('../../recording/fix.js'),
+            import('../../recording/replay/replay.js'),
+            import('../../recording/replay/fix.js'),
           ]);
         const trace = await recordedTrace(path, setUp.database?.runs);
         replayTarget(replayableRecording(trace, path), step, path);

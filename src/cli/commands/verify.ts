@@ -10,7 +10,7 @@ import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { performance } from 'node:perf_hooks';
 import type { Attribution } from '../../attribution/method.js';
-import type { Verification } from '../../recording/verify.js';
+import type { Verification } from '../../recording/replay/verify.js';
 import type { Trace } from '../../trace/model.js';
 import { wholeNumber } from '../flag-values.js';
 import {
@@ -71,8 +71,8 @@ Examples:
       const setUp = await replaySetUp(flags, log);
       try {
         const [{ verify }, summary, { getMethod }] = await Promise.all([
-          import('../../recording/verify.js'),
-          import('../../recording/verify-summary.js'),
+          import('../../recording/replay/verify.js'),
+          import('../../recording/replay/verify-summary.js'),
           import('../../attribution/registry.js'),
         ]);
         const trace: Trace = await recordedTrace(path, setUp.database?.runs);
@@ -174,7 +174,7 @@ function printVerification(
   trace: Trace,
   result: Attribution,
   found: Verification,
-  words: typeof import('../../recording/verify-summary.js'),
+  words: typeof import('../../recording/replay/verify-summary.js'),
   flags: VerifyFlags,
 ): void {
   const verified = found.verified;

@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Trace } from '../../trace/model.js';
-import { recordingOf } from '../recording.js';
+import { recordingOf } from '../record/recording.js';
 import { earlierReplies } from './injector.js';
 import { MANIPULATOR, MODE_OPERATORS, OPERATORS } from './operators.js';
 import type { InjectionTarget } from './plan.js';

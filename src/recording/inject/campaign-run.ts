@@ -5,10 +5,10 @@
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Trace } from '../../trace/model.js';
-import { shownUpstream } from '../forward.js';
-import { clientEnvironment, startProxy } from '../proxy.js';
-import { Recorder } from '../recorder.js';
-import { runShell } from '../shell.js';
+import { shownUpstream } from '../proxy/forward.js';
+import { clientEnvironment, startProxy } from '../proxy/proxy.js';
+import { Recorder } from '../record/recorder.js';
+import { runShell } from '../replay/shell.js';
 import type { CampaignOptions } from './campaign-options.js';
 import { fillCommand, type CampaignTask } from './campaign-tasks.js';
 import { PlanInjector } from './injector.js';

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { UserError } from '../../errors.js';
-import { tidyRunId } from '../identify.js';
+import { tidyRunId } from '../record/identify.js';
 
 /** One task of the tasks file: a JSON value (an object with an `id`, usually). */
 export interface CampaignTask {

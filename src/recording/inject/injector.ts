@@ -7,8 +7,8 @@
 import { sameAgent } from '../../trace/agents.js';
 import type { Trace, TraceLabels } from '../../trace/model.js';
 import { callsText } from '../../trace/step-text.js';
-import type { InjectedReply, Injector, ProxiedCall } from '../proxy.js';
-import { recordingOf } from '../recording.js';
+import type { InjectedReply, Injector, ProxiedCall } from '../proxy/proxy.js';
+import { recordingOf } from '../record/recording.js';
 import type { ReplyContent, ReplyView } from '../wire/types.js';
 import { asObject } from '../wire/types.js';
 import type { Manipulator } from './manipulator.js';

@@ -4,7 +4,7 @@
  * to the client as it arrives, then read for the recording.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { describeError } from '../errors.js';
+import { describeError } from '../../errors.js';
 import {
   keptHeaders,
   failureMessage,
@@ -14,14 +14,14 @@ import {
   upstreamUrl,
 } from './forward.js';
 import { headerValue } from './guard.js';
-import { AGENT_HEADER, identifyAgent, RUN_HEADER } from './identify.js';
-import { sendJson } from './proxy-http.js';
-import { injectReply } from './proxy-inject.js';
-import { addsLogprobs, withLogprobs } from './proxy-logprobs.js';
-import { pipeAndRead } from './proxy-reply.js';
-import type { Answer, ProxiedCall, ProxyContext } from './proxy-types.js';
-import type { CallHandle, RunBuilder } from './run-builder.js';
-import type { RequestView, WireApi } from './wire/types.js';
+import { AGENT_HEADER, identifyAgent, RUN_HEADER } from '../record/identify.js';
+import { sendJson } from './http.js';
+import { injectReply } from './inject.js';
+import { addsLogprobs, withLogprobs } from './logprobs.js';
+import { pipeAndRead } from './reply.js';
+import type { Answer, ProxiedCall, ProxyContext } from './types.js';
+import type { CallHandle, RunBuilder } from '../record/run-builder.js';
+import type { RequestView, WireApi } from '../wire/types.js';
 
 /** How a call ended, as its run records it. */
 type CallEnd = Parameters<RunBuilder['finish']>[1];

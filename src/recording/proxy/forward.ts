@@ -16,8 +16,8 @@ import {
 } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { brotliDecompressSync, gunzipSync, inflateRawSync, inflateSync } from 'node:zlib';
-import { environmentValue } from '../config.js';
-import { withoutVersion } from './wire/registry.js';
+import { environmentValue } from '../../config.js';
+import { withoutVersion } from '../wire/registry.js';
 
 /** Headers that belong to one connection, not to the message. */
 const HOP_BY_HOP = new Set([

@@ -6,8 +6,8 @@
  * `Authorization` carries its API key).
  */
 import type { IncomingMessage } from 'node:http';
-import { serverToken } from '../config.js';
-import { UserError } from '../errors.js';
+import { serverToken } from '../../config.js';
+import { UserError } from '../../errors.js';
 import {
   crossSiteProblem,
   hostProblem,
@@ -15,7 +15,7 @@ import {
   isWildcard,
   sameSecret,
   type HostRule,
-} from '../server/auth.js';
+} from '../../server/auth.js';
 
 /** Header carrying the proxy's token when it listens off loopback. */
 export const TOKEN_HEADER = 'x-faultline-token';

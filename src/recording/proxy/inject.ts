@@ -3,13 +3,13 @@
  * to the client in its place.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { describeError } from '../errors.js';
+import { describeError } from '../../errors.js';
 import { clientHeaders, decodedBody, keptHeaders, transportReason } from './forward.js';
 import { headerValue } from './guard.js';
-import { stripStream, stripWhole } from './proxy-logprobs.js';
-import type { InjectedReply, Injector, ProxiedCall } from './proxy-types.js';
-import type { RunBuilder } from './run-builder.js';
-import type { ReplyView } from './wire/types.js';
+import { stripStream, stripWhole } from './logprobs.js';
+import type { InjectedReply, Injector, ProxiedCall } from './types.js';
+import type { RunBuilder } from '../record/run-builder.js';
+import type { ReplyView } from '../wire/types.js';
 
 /**
  * Reads the upstream's reply whole and sends the injector's in its place (or the upstream's

@@ -3,12 +3,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, test } from 'node:test';
 import OpenAI from 'openai';
-import { startHarness, type Harness } from '../../test/recording-harness.js';
-import { pieceLogprob } from '../../test/wire-server.js';
-import type { Trace } from '../trace/model.js';
-import { StreamStripper, stripWhole } from './proxy-logprobs.js';
-import type { Injector } from './proxy-types.js';
-import { recordingOf } from './recording.js';
+import { startHarness, type Harness } from '../../../test/recording-harness.js';
+import { pieceLogprob } from '../../../test/wire-server.js';
+import type { Trace } from '../../trace/model.js';
+import { StreamStripper, stripWhole } from './logprobs.js';
+import type { Injector } from './types.js';
+import { recordingOf } from '../record/recording.js';
 
 let harness: Harness | undefined;
 afterEach(async () => {

@@ -10,10 +10,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StringDecoder } from 'node:string_decoder';
 import type { Transform } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
-import { describeError } from '../errors.js';
+import { describeError } from '../../errors.js';
 import { clientHeaders, decodedBody, type PipeResult } from './forward.js';
 import { headerValue } from './guard.js';
-import { asArray, asObject, type WireApi } from './wire/types.js';
+import { asArray, asObject, type WireApi } from '../wire/types.js';
 
 /** Reply headers that no longer hold once the body is rewritten (its length, its encoding). */
 const REWRITTEN_HEADERS = new Set(['content-length', 'content-encoding']);

@@ -11,21 +11,21 @@ import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAI } from '@ai-sdk/openai';
 import { generateText, jsonSchema, streamText, tool } from 'ai';
 import OpenAI from 'openai';
-import { recordTeamRun, startHarness, type Harness } from '../../test/recording-harness.js';
-import { ROOT } from '../../test/paths.js';
+import { recordTeamRun, startHarness, type Harness } from '../../../test/recording-harness.js';
+import { ROOT } from '../../../test/paths.js';
 import {
   lastUserText,
   startWireServer,
   type WireAnswer,
   type WireRequest,
-} from '../../test/wire-server.js';
-import { getMethod } from '../attribution/registry.js';
-import { Repository } from '../store/repository.js';
-import type { Trace } from '../trace/model.js';
+} from '../../../test/wire-server.js';
+import { getMethod } from '../../attribution/registry.js';
+import { Repository } from '../../store/repository.js';
+import type { Trace } from '../../trace/model.js';
 import { startProxy } from './proxy.js';
-import { Recorder } from './recorder.js';
-import { recordingOf } from './recording.js';
-import { ReplayResponder } from './replay-responder.js';
+import { Recorder } from '../record/recorder.js';
+import { recordingOf } from '../record/recording.js';
+import { ReplayResponder } from '../replay/responder.js';
 
 const run = promisify(execFile);
 let harness: Harness | undefined;

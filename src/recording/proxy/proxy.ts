@@ -1,18 +1,18 @@
 /**
  * The recording proxy: a local HTTP server that forwards OpenAI Chat Completions, the OpenAI
  * Responses API and Anthropic Messages to an upstream, unchanged for the client, and records every
- * call as a step of a run (recorder.ts). Any other path is forwarded without being recorded, to the
+ * call as a step of a run (record/recorder.ts). Any other path is forwarded without being recorded, to the
  * Anthropic upstream when it carries Anthropic's headers or a `/messages` path. In
  * replay, a responder may answer a call itself (from the recording, or with a fix) instead.
  *
  * It listens on 127.0.0.1 by default; guard.ts decides who may use it (no other site's page).
- * A recorded call is proxy-call.ts (its reply passed through in proxy-reply.ts, response corruption
- * in proxy-inject.ts); the settings and the interfaces of what plugs in are proxy-types.ts.
+ * A recorded call is call.ts (its reply passed through in reply.ts, response corruption in
+ * inject.ts); the settings and the interfaces of what plugs in are types.ts.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { describeError, UserError } from '../errors.js';
-import { isWildcard } from '../server/auth.js';
+import { describeError, UserError } from '../../errors.js';
+import { isWildcard } from '../../server/auth.js';
 import {
   failureMessage,
   pipeReply,
@@ -22,11 +22,11 @@ import {
   upstreamUrl,
 } from './forward.js';
 import { proxyGuard } from './guard.js';
-import { RunClock } from './identify.js';
-import { recordCall } from './proxy-call.js';
-import { providerOf, readBody, sendJson } from './proxy-http.js';
-import type { ProxyContext, ProxyOptions, RunningProxy } from './proxy-types.js';
-import { wireApiFor } from './wire/registry.js';
+import { RunClock } from '../record/identify.js';
+import { recordCall } from './call.js';
+import { providerOf, readBody, sendJson } from './http.js';
+import type { ProxyContext, ProxyOptions, RunningProxy } from './types.js';
+import { wireApiFor } from '../wire/registry.js';
 
 export { TOKEN_HEADER } from './guard.js';
 export type {
@@ -37,7 +37,7 @@ export type {
   ProxyOptions,
   Responder,
   RunningProxy,
-} from './proxy-types.js';
+} from './types.js';
 
 /** A checked upstream URL. */
 export function parseUpstream(value: string, flag = '--upstream'): URL {

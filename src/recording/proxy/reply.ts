@@ -3,14 +3,14 @@
  * probabilities the proxy asked for, when it strips them) and read for the recording.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { describeError } from '../errors.js';
+import { describeError } from '../../errors.js';
 import { decodedBody, keptHeaders, pipeReply } from './forward.js';
 import { headerValue } from './guard.js';
-import { pipeStripped } from './proxy-logprobs.js';
-import type { ProxyContext } from './proxy-types.js';
-import type { RecordedResponse } from './recording.js';
-import type { RunBuilder } from './run-builder.js';
-import type { ReplyView, WireApi } from './wire/types.js';
+import { pipeStripped } from './logprobs.js';
+import type { ProxyContext } from './types.js';
+import type { RecordedResponse } from '../record/recording.js';
+import type { RunBuilder } from '../record/run-builder.js';
+import type { ReplyView, WireApi } from '../wire/types.js';
 
 /** The reply's texts as passing it through gave them: what is recorded, and what is read. */
 interface PassedReply {

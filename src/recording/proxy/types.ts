@@ -3,10 +3,10 @@
  * answers calls itself (replay) and an injector that changes calls on their way (fault injection).
  */
 import type { proxyGuard } from './guard.js';
-import type { AgentSource, RunClock } from './identify.js';
-import type { Recorder } from './recorder.js';
-import type { RequestFingerprint } from './recording.js';
-import type { ReplyView, RequestView, WireApi } from './wire/types.js';
+import type { AgentSource, RunClock } from '../record/identify.js';
+import type { Recorder } from '../record/recorder.js';
+import type { RequestFingerprint } from '../record/recording.js';
+import type { ReplyView, RequestView, WireApi } from '../wire/types.js';
 
 /** A call as a responder sees it. */
 export interface ProxiedCall {
@@ -18,7 +18,7 @@ export interface ProxiedCall {
   request: RequestView;
   /** Where the agent's name came from (a fingerprint of its instructions, say). */
   agentSource?: AgentSource;
-  /** The fingerprint recorded for the call (recording.ts). */
+  /** The fingerprint recorded for the call (record/recording.ts). */
   fingerprint: RequestFingerprint;
 }
 
@@ -82,7 +82,7 @@ export interface ProxyOptions {
   injector?: Injector;
   /**
    * Ask Chat Completions upstreams for token log probabilities when the client did not, record
-   * them per step, and strip them from what the client gets (proxy-logprobs.ts).
+   * them per step, and strip them from what the client gets (logprobs.ts).
    */
   logprobs?: boolean;
   /** Largest request body (default 32 MB). */

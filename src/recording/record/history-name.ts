@@ -10,7 +10,7 @@
  *   name on each): the history ends with the tool results of an assistant message, so the call
  *   continues that message's turn and is its agent's.
  */
-import { asObject, asString, type HistoryItem } from './wire/types.js';
+import { asObject, asString, type HistoryItem } from '../wire/types.js';
 import { tidyName } from './prompt-name.js';
 
 /** A handoff tool's name, and the agent it hands to as the tool names it. */

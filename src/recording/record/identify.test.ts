@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { identifyAgent, nameInSystemPrompt, promptFingerprint, RunClock } from './identify.js';
-import { wireApiFor } from './wire/registry.js';
+import { wireApiFor } from '../wire/registry.js';
 import { RECOMMENDED_PROMPT_PREFIX } from '@openai/agents-core/extensions';
 
-const FIXTURES = fileURLToPath(new URL('./__fixtures__/requests', import.meta.url));
+const FIXTURES = fileURLToPath(new URL('../__fixtures__/requests', import.meta.url));
 
 interface Fixture {
   framework: string;

@@ -14,7 +14,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { nameFromHandoff, nameFromHistory } from './history-name.js';
 import { nameInSystemPrompt, tidyName } from './prompt-name.js';
-import type { RequestView } from './wire/types.js';
+import type { RequestView } from '../wire/types.js';
 
 export { nameInSystemPrompt } from './prompt-name.js';
 

@@ -3,11 +3,11 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import type { Trace } from '../trace/model.js';
+import type { Trace } from '../../trace/model.js';
 import { Recorder } from './recorder.js';
 import { recordingOf } from './recording.js';
 import type { RunBuilder } from './run-builder.js';
-import { openAiChat } from './wire/openai-chat.js';
+import { openAiChat } from '../wire/openai-chat.js';
 
 const call = (builder: RunBuilder, agent: string, text: string) => {
   const request = openAiChat.readRequest({ messages: [{ role: 'user', content: `ask ${text}` }] });

@@ -6,10 +6,10 @@
  */
 import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describeError } from '../errors.js';
-import type { RunStore } from '../store/runs.js';
-import { loadTrace } from '../trace/load.js';
-import type { Trace, TraceOutcome } from '../trace/model.js';
+import { describeError } from '../../errors.js';
+import type { RunStore } from '../../store/runs.js';
+import { loadTrace } from '../../trace/load.js';
+import type { Trace, TraceOutcome } from '../../trace/model.js';
 import { RunBuilder, type RunOptions } from './run-builder.js';
 
 /** Settings of a recorder. */

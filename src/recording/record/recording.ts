@@ -6,11 +6,11 @@
  */
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import type { Trace } from '../trace/model.js';
-import { callsText } from '../trace/step-text.js';
-import type { UpstreamFailure } from './forward.js';
+import type { Trace } from '../../trace/model.js';
+import { callsText } from '../../trace/step-text.js';
+import type { UpstreamFailure } from '../proxy/forward.js';
 import { AGENT_SOURCES, type AgentSource } from './identify.js';
-import type { RequestView, WireName } from './wire/types.js';
+import type { RequestView, WireName } from '../wire/types.js';
 
 /** Version of the `metadata.recording` layout. */
 export const RECORDING_VERSION = 1;
@@ -50,7 +50,7 @@ export interface RecordedCall {
    * client went away first.
    */
   response?: RecordedResponse;
-  /** Why no reply came, where none did (forward.ts): replay answers the call the same way. */
+  /** Why no reply came, where none did (proxy/forward.ts): replay answers the call the same way. */
   noReply?: UpstreamFailure;
   /** What went wrong, when something did (an HTTP error, a dropped connection, a bad body). */
   error?: string;

@@ -5,9 +5,9 @@
  * has come. A trace built mid-run holds the finished steps only.
  */
 import { createHash } from 'node:crypto';
-import { buildTrace, type DraftStep } from '../trace/build-trace.js';
-import type { Trace, TraceOutcome } from '../trace/model.js';
-import { callsText } from '../trace/step-text.js';
+import { buildTrace, type DraftStep } from '../../trace/build-trace.js';
+import type { Trace, TraceOutcome } from '../../trace/model.js';
+import { callsText } from '../../trace/step-text.js';
 import type { AgentSource } from './identify.js';
 import {
   RECORDED_FORMAT,
@@ -18,7 +18,7 @@ import {
   type RecordedResponse,
   type ReplayOrigin,
 } from './recording.js';
-import type { ReplyView, RequestView, WireName } from './wire/types.js';
+import type { ReplyView, RequestView, WireName } from '../wire/types.js';
 
 /** A step of the run: a tool output, or a model call (with its step once answered). */
 type Entry =

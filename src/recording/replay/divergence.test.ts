@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { wordsFrom } from './replay-divergence.js';
+import { wordsFrom } from './divergence.js';
 
 test('a difference is shown from the word it starts in, cut with … on each side', () => {
   const text = 'Current time: 04:46. Find the unit price of the item asked about.';

@@ -1,19 +1,19 @@
 /**
  * What differs between a replayed call and its recorded twin, in words: the instructions, which
  * message, or how many messages, with the first differing words of each side. The recording keeps
- * a hash of each part (recording.ts); the recorded text comes from its first characters of the
+ * a hash of each part (record/recording.ts); the recorded text comes from its first characters of the
  * instructions and from the run's steps, where a message's text is one of them.
  */
-import type { Trace } from '../trace/model.js';
-import { stepText } from '../trace/step-text.js';
-import type { ProxiedCall } from './proxy-types.js';
+import type { Trace } from '../../trace/model.js';
+import { stepText } from '../../trace/step-text.js';
+import type { ProxiedCall } from '../proxy/types.js';
 import {
   INSTRUCTIONS_KEPT,
   itemText,
   shortHash,
   type RecordedCall,
   type RequestFingerprint,
-} from './recording.js';
+} from '../record/recording.js';
 
 /** Words shown from the first difference on. */
 const WORDS = 12;

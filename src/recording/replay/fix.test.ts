@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { Trace } from '../trace/model.js';
+import type { Trace } from '../../trace/model.js';
 import { fixPrompt, parseFix } from './fix.js';
 
 test('--fix takes the JSON forms replay prints and documents', () => {

@@ -7,10 +7,10 @@
  * `suggested_fix`).
  */
 import { z } from 'zod';
-import { UserError } from '../errors.js';
-import type { ModelClient } from '../llm/client.js';
-import type { ToolCall, Trace } from '../trace/model.js';
-import { callsText, stepText } from '../trace/step-text.js';
+import { UserError } from '../../errors.js';
+import type { ModelClient } from '../../llm/client.js';
+import type { ToolCall, Trace } from '../../trace/model.js';
+import { callsText, stepText } from '../../trace/step-text.js';
 
 /** What the blamed step says instead. */
 export interface Fix {

@@ -10,10 +10,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { promisify } from 'node:util';
-import { startHarness, type Harness } from '../../test/recording-harness.js';
-import { ROOT } from '../../test/paths.js';
-import type { Trace } from '../trace/model.js';
-import { recordingOf } from './recording.js';
+import { startHarness, type Harness } from '../../../test/recording-harness.js';
+import { ROOT } from '../../../test/paths.js';
+import type { Trace } from '../../trace/model.js';
+import { recordingOf } from '../record/recording.js';
 import { replay } from './replay.js';
 
 const exec = promisify(execFile);

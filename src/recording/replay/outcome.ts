@@ -5,12 +5,12 @@
  */
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import type { Attribution } from '../attribution/method.js';
-import { getMethod } from '../attribution/registry.js';
-import { UserError } from '../errors.js';
-import type { AnalysisRecord, Repository } from '../store/repository.js';
-import type { RunRecord, RunStore } from '../store/runs.js';
-import type { TraceOutcome } from '../trace/model.js';
+import type { Attribution } from '../../attribution/method.js';
+import { getMethod } from '../../attribution/registry.js';
+import { UserError } from '../../errors.js';
+import type { AnalysisRecord, Repository } from '../../store/repository.js';
+import type { RunRecord, RunStore } from '../../store/runs.js';
+import type { TraceOutcome } from '../../trace/model.js';
 
 /** The words an outcome may be given as. */
 const WORDS: Record<string, TraceOutcome> = {

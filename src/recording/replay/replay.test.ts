@@ -8,17 +8,17 @@ import { promisify } from 'node:util';
 import {
   startScriptedModel,
   type ScriptedModel,
-} from '../../examples/agent-team/scripted-model.js';
-import { ROOT } from '../../test/paths.js';
-import { getMethod } from '../attribution/registry.js';
-import { createModelClient } from '../llm/client.js';
-import { openDatabase, type Db } from '../store/database.js';
-import { Repository } from '../store/repository.js';
-import { RunStore } from '../store/runs.js';
-import type { Trace } from '../trace/model.js';
-import { startProxy } from './proxy.js';
-import { Recorder } from './recorder.js';
-import { recordingOf } from './recording.js';
+} from '../../../examples/agent-team/scripted-model.js';
+import { ROOT } from '../../../test/paths.js';
+import { getMethod } from '../../attribution/registry.js';
+import { createModelClient } from '../../llm/client.js';
+import { openDatabase, type Db } from '../../store/database.js';
+import { Repository } from '../../store/repository.js';
+import { RunStore } from '../../store/runs.js';
+import type { Trace } from '../../trace/model.js';
+import { startProxy } from '../proxy/proxy.js';
+import { Recorder } from '../record/recorder.js';
+import { recordingOf } from '../record/recording.js';
 import { replay } from './replay.js';
 import { candidateSteps, describeVerification, verify } from './verify.js';
 

@@ -7,16 +7,16 @@
  * is proven decisive.
  */
 import { randomBytes } from 'node:crypto';
-import { UserError } from '../errors.js';
-import type { RunStore } from '../store/runs.js';
-import type { Trace, TraceOutcome } from '../trace/model.js';
+import { UserError } from '../../errors.js';
+import type { RunStore } from '../../store/runs.js';
+import type { Trace, TraceOutcome } from '../../trace/model.js';
 import type { Fix } from './fix.js';
-import { shownUpstream } from './forward.js';
-import { tidyRunId } from './identify.js';
-import { clientEnvironment, parseUpstream, startProxy } from './proxy.js';
-import { Recorder } from './recorder.js';
-import { recordingOf, type Recording } from './recording.js';
-import { ReplayResponder, type ReplayCounts } from './replay-responder.js';
+import { shownUpstream } from '../proxy/forward.js';
+import { tidyRunId } from '../record/identify.js';
+import { clientEnvironment, parseUpstream, startProxy } from '../proxy/proxy.js';
+import { Recorder } from '../record/recorder.js';
+import { recordingOf, type Recording } from '../record/recording.js';
+import { ReplayResponder, type ReplayCounts } from './responder.js';
 import { runShell } from './shell.js';
 
 /** `1 call`, `2 calls`. */

@@ -4,19 +4,19 @@
  * when it streams as it did), the blamed step's call gets the fix, and every later call goes to
  * the upstream. Before the fix has been given, a call that asks something else than its recorded
  * twin, or that the recording does not have, means the run diverged: it is refused, and the replay
- * reports where and what differs (replay-divergence.ts).
+ * reports where and what differs (divergence.ts).
  *
  * Lenient matching compares no requests, and matches an agent named by a fingerprint of its
  * instructions (which changes from run to run when they hold the time or an id) by its role
  * instead: the n-th call of an agent whose instructions, numbers and ids masked, are the same
  * (in an older recording without that key: the n-th call of any fingerprint-named agent).
  */
-import type { Trace } from '../trace/model.js';
-import { callsText } from '../trace/step-text.js';
+import type { Trace } from '../../trace/model.js';
+import { callsText } from '../../trace/step-text.js';
 import type { Fix } from './fix.js';
-import type { Answer, ProxiedCall, Responder } from './proxy.js';
-import type { RecordedCall, Recording } from './recording.js';
-import { describeDifference } from './replay-divergence.js';
+import type { Answer, ProxiedCall, Responder } from '../proxy/proxy.js';
+import type { RecordedCall, Recording } from '../record/recording.js';
+import { describeDifference } from './divergence.js';
 
 /** Where a replay left the recording. */
 export interface Divergence {

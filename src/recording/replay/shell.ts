@@ -3,7 +3,7 @@
  * in a process group of its own, so that a timeout ends the command and everything it started.
  */
 import { spawn } from 'node:child_process';
-import { UserError } from '../errors.js';
+import { UserError } from '../../errors.js';
 
 /** How a command runs. */
 export interface ShellOptions {

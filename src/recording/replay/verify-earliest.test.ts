@@ -13,13 +13,13 @@ import { promisify } from 'node:util';
 import {
   startScriptedModel,
   type ScriptedModel,
-} from '../../examples/agent-team/scripted-model.js';
-import { ROOT } from '../../test/paths.js';
-import type { Attribution } from '../attribution/method.js';
-import { createModelClient } from '../llm/client.js';
-import type { Trace } from '../trace/model.js';
-import { startProxy } from './proxy.js';
-import { Recorder } from './recorder.js';
+} from '../../../examples/agent-team/scripted-model.js';
+import { ROOT } from '../../../test/paths.js';
+import type { Attribution } from '../../attribution/method.js';
+import { createModelClient } from '../../llm/client.js';
+import type { Trace } from '../../trace/model.js';
+import { startProxy } from '../proxy/proxy.js';
+import { Recorder } from '../record/recorder.js';
 import { describeVerification, verify, type VerifyOptions } from './verify.js';
 
 const exec = promisify(execFile);

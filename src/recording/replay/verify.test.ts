@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { Attribution } from '../attribution/method.js';
+import type { Attribution } from '../../attribution/method.js';
 import { candidateSteps, describeVerification, type Verification } from './verify.js';
 import { describeAttempt } from './verify-summary.js';
 

@@ -11,9 +11,9 @@
  * Every replay's result is kept, and the result says whether every model call before the verified
  * step was tried (else which were not).
  */
-import type { Attribution, Candidate } from '../attribution/method.js';
-import { describeError, UserError } from '../errors.js';
-import type { ModelClient } from '../llm/client.js';
+import type { Attribution, Candidate } from '../../attribution/method.js';
+import { describeError, UserError } from '../../errors.js';
+import type { ModelClient } from '../../llm/client.js';
 import { describeFix, writeFix, type Fix } from './fix.js';
 import { replay, replayableRecording, type ReplayOptions, type ReplayResult } from './replay.js';
 

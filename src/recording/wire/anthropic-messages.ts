@@ -5,7 +5,7 @@
  * `message_delta` (stop reason, output tokens) and `message_stop`.
  */
 import type { ToolCall } from '../../trace/model.js';
-import { sseEvent, sseJson } from '../sse.js';
+import { sseEvent, sseJson } from './sse.js';
 import {
   argumentsText,
   asArray,

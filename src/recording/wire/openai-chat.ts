@@ -5,7 +5,7 @@
  */
 import { readLogprobs, summariseLogprobs, type TokenLogprob } from '../../trace/logprobs.js';
 import type { ToolCall } from '../../trace/model.js';
-import { sseEvent, sseJson } from '../sse.js';
+import { sseEvent, sseJson } from './sse.js';
 import {
   argumentsText,
   asArray,

@@ -3,7 +3,7 @@
  * or, for a stream, the named events from `response.created` to `response.completed` that a
  * client of the API reads.
  */
-import { sseEvent } from '../sse.js';
+import { sseEvent } from './sse.js';
 import { replyId, type ReplyContent, type WriteOptions } from './types.js';
 
 /** The parts of one written reply that its body and its stream events share. */

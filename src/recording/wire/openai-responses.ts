@@ -6,7 +6,7 @@
  * openai-responses-write.ts.
  */
 import type { ToolCall } from '../../trace/model.js';
-import { sseJson } from '../sse.js';
+import { sseJson } from './sse.js';
 import { writeResponsesReply } from './openai-responses-write.js';
 import {
   argumentsText,

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { parseSse } from '../sse.js';
+import { parseSse } from './sse.js';
 import { anthropicMessages } from './anthropic-messages.js';
 import { openAiChat } from './openai-chat.js';
 import { openAiResponses } from './openai-responses.js';
