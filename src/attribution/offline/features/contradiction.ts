@@ -20,7 +20,11 @@ export interface Contradiction {
 }
 
 /** A named quantity in a tool output: `name: 12.5`, `"name": 12.5`, `name = 12.5`. */
-const GIVEN = /["']?([a-z][a-z _-]{2,40}?)["']?\s*[:=]\s*"?\$?(-?\d[\d,]*(?:\.\d+)?)/gi;
+const GIVEN = /["']?([a-z][a-z _-]{2,40}?)["']?\s*[:=]\s*"?\$?(-?\d[\d,]*(?:\.\d+)?)/iy;
+/** Where a GIVEN match can end its name: a `:` or `=` with a number after it. */
+const VALUE_AFTER = /[:=]\s*"?\$?-?\d/g;
+/** The most characters a GIVEN match spans before its `:` or `=`, whitespace aside. */
+const MAX_BEFORE = 1 + 41 + 1;
 /** Fewest letters of a quantity's name, so that `id: 3` or `x = 2` is not read as one. */
 const MIN_NAME_LETTERS = 4;
 /** How far (characters, no digit between) a restated name may be from its value. */
@@ -38,13 +42,40 @@ const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const isToolOutput = (step: Step) =>
   step.role === 'tool' || (step.role !== 'agent' && (step.toolResults?.length ?? 0) > 0);
 
+/**
+ * GIVEN's matches in `text`, as a global scan finds them, tried only where one can start: within
+ * reach of a `:` or `=` with a number after it. A scan trying every position cost a tenth of the
+ * offline model's time on long tool outputs.
+ */
+function* givenMatches(text: string): Generator<RegExpExecArray> {
+  const windows: Array<[number, number]> = [];
+  for (const value of text.matchAll(VALUE_AFTER)) {
+    let from = value.index;
+    while (from > 0 && /\s/.test(text[from - 1]!)) from -= 1;
+    windows.push([Math.max(0, from - MAX_BEFORE), value.index]);
+  }
+  // In order of where they start, so that matches come as a scan from the left finds them.
+  windows.sort((left, right) => left[0] - right[0]);
+  let next = 0;
+  for (const [low, high] of windows) {
+    for (let start = Math.max(low, next); start < high; start += 1) {
+      GIVEN.lastIndex = start;
+      const match = GIVEN.exec(text);
+      if (!match) continue;
+      next = GIVEN.lastIndex;
+      start = next - 1;
+      yield match;
+    }
+  }
+}
+
 /** The named quantities of a tool output, first value of each name. */
 function quantitiesOf(step: Step): Map<string, string> {
   const found = new Map<string, string>();
   const text = [step.content, ...(step.toolResults ?? []).map((result) => result.content)].join(
     '\n',
   );
-  for (const match of text.slice(0, MAX_TEXT).matchAll(GIVEN)) {
+  for (const match of givenMatches(text.slice(0, MAX_TEXT))) {
     const name = normalised(match[1]!).replace(/\s+/g, ' ').trim();
     if (name.replace(/[^a-z]/g, '').length < MIN_NAME_LETTERS || found.has(name)) continue;
     found.set(name, match[2]!);
@@ -66,6 +97,7 @@ export function contradictionOf(steps: readonly Step[], index: number): Contradi
     if (!isToolOutput(output)) break;
     for (const [name, given] of quantitiesOf(output)) {
       text ??= normalised(step.content);
+      if (!text.includes(name.split(' ')[0]!)) continue; // the pattern below needs its first word
       const restated = new RegExp(
         `\\b${escaped(name).replace(/ /g, '\\s+')}\\b[^\\d\\n]{0,${GAP}}?(-?\\d[\\d,]*(?:\\.\\d+)?)`,
       ).exec(text);
