@@ -27,6 +27,8 @@ export interface ServeOptions {
   baseUrl?: string;
   /** Job worker threads (default: one per core but one). */
   workers?: number;
+  /** Longest a job may run, in milliseconds (default: job-deadline.ts). */
+  jobDeadlineMs?: number;
   /** Also print log lines to stdout (foreground runs). */
   echo?: boolean;
   /** A second port that takes only OTLP spans on /v1/traces (4318 by convention; default none). */
@@ -140,6 +142,7 @@ export async function startServer(
     repository,
     log,
     ...(options.workers !== undefined ? { workers: options.workers } : {}),
+    ...(options.jobDeadlineMs !== undefined ? { jobDeadlineMs: options.jobDeadlineMs } : {}),
   });
   const live = createLiveIngest(jobs, log, {
     ...options.live,

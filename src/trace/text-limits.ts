@@ -10,10 +10,14 @@
 export const MAX_NAME_LENGTH = 200;
 
 /**
- * A name cut to MAX_NAME_LENGTH characters, the cut shown (`…[+N characters]`). The result is never
- * longer than the limit, so cutting twice changes nothing.
+ * A name on one line (each run of line breaks a space), cut to MAX_NAME_LENGTH characters, the cut
+ * shown (`…[+N characters]`). The result is never longer than the limit, so cutting twice changes
+ * nothing.
  */
-export function cutName(name: string): string {
+export function cutName(given: string): string {
+  // A name is one line: a line break in one (never in a real name) would break every table row.
+  const name =
+    given.includes('\n') || given.includes('\r') ? given.replace(/[\r\n]+/g, ' ') : given;
   if (name.length <= MAX_NAME_LENGTH) return name;
   // Room for the marker with the most digits the count can have (it counts less than the length).
   const kept = MAX_NAME_LENGTH - `…[+${name.length} characters]`.length;

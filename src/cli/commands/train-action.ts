@@ -24,6 +24,7 @@ import { forEachTrace, finishBatch, type BatchOutcome } from '../batch.js';
 import { nonNegativeNumber } from '../flag-values.js';
 import { foldPlanOf } from '../fold-options.js';
 import { outOf, refuseFitFlags, settingsOf, type TrainFlags } from './train-flags.js';
+import { terminalSafe } from '../terminal-text.js';
 
 /**
  * The runs the failure-mode classifiers learn from: those of --modes-data and any others labelled
@@ -91,7 +92,7 @@ function printCrossValidation(
     unlabelled,
     plan: plans[0]!,
   });
-  process.stdout.write(terminalReport(summary));
+  process.stdout.write(terminalReport(terminalSafe(summary)));
 }
 
 /** The `train` command's work, loaded only when the command runs. */

@@ -21,6 +21,7 @@ import {
   type ReplayFlags,
   type ReplaySetUp,
 } from '../replay-options.js';
+import { escapeControls } from '../terminal-text.js';
 
 interface VerifyFlags extends ReplayFlags {
   top: string;
@@ -196,6 +197,6 @@ function printVerification(
     const lines = [`${path} (${trace.id})`, `  ${summary}`];
     for (const attempt of found.attempts) lines.push(`  ${words.describeAttempt(attempt)}`);
     if (verified && flags.label) lines.push(`  stored as the trace's label`);
-    process.stdout.write(`${lines.join('\n')}\n`);
+    process.stdout.write(`${escapeControls(lines.join('\n'))}\n`);
   }
 }
