@@ -60,7 +60,7 @@ export function describeFramework(spec: FrameworkCase): void {
 
   const settings = (variant: RecordedRun) => ({
     run: team.runCommand(variant.variant),
-    check: team.checkCommand,
+    check: team.checkCommand(variant.variant),
     upstream: team.model.baseUrl,
     store: team.runs,
     timeoutMs: 60_000,
@@ -190,7 +190,9 @@ export function describeFramework(spec: FrameworkCase): void {
       const out = join(team.home, 'injected');
       const summary = await runCampaign({
         run: team.runCommand(VARIANTS[1]!).replace(/--out "[^"]+"/, '--out {work}/answer.json'),
-        check: team.checkCommand.replace(/--answer "[^"]+"/, '--answer {work}/answer.json'),
+        check: team
+          .checkCommand(VARIANTS[1]!)
+          .replace(/--answer "[^"]+"/, '--answer {work}/answer.json'),
         tasks: [{ id: 'widgets', json: '{"id": "widgets"}', value: { id: 'widgets' } }],
         plans: 3,
         modes: ['2.6', '3.2', '1.3'],

@@ -9,7 +9,6 @@
  *
  * `--api chat` uses Chat Completions instead of the Responses API; `--stream` streams the run.
  */
-import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import {
   Agent,
@@ -22,7 +21,7 @@ import {
 import { RECOMMENDED_PROMPT_PREFIX } from '@openai/agents-core/extensions';
 import OpenAI from 'openai';
 import { z } from 'zod';
-import { calculate, lookupPrice, runHeaders, TASK } from './tools.js';
+import { calculate, lookupPrice, runHeaders, TASK, writeAnswer } from './tools.js';
 
 const { values } = parseArgs({
   options: {
@@ -95,5 +94,5 @@ if (values.stream) {
   answer = String(streamed.finalOutput ?? '');
 } else answer = String((await run(coordinator, TASK)).finalOutput ?? '');
 
-writeFileSync(values.out, JSON.stringify({ answer }) + '\n');
+writeAnswer(values.out, answer);
 console.log(answer);
