@@ -152,7 +152,7 @@ function fixFor(prompt: string): ReplyContent {
     .filter((match): match is RegExpExecArray => match !== null)
     .map((match) => ({ name: match[1]!, arguments: match[2] || '{}' }));
   let content = text.includes(calls.map((call) => call.name)[0] ?? '\u0000') ? '' : text;
-  if (/researcher/i.test(target) && UNIT_PRICE.test(content)) {
+  if (/research/i.test(target) && UNIT_PRICE.test(content)) {
     // The lookup's output, however many lines it spans (a quote-stripped object spans several).
     const looked = [...prompt.matchAll(/- lookup_price \(tool\):\n([^]{0,200})/g)].at(-1)?.[1];
     const price = looked === undefined ? undefined : priceIn(looked);

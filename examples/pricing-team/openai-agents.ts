@@ -7,7 +7,9 @@
  *   OPENAI_BASE_URL=http://127.0.0.1:8600/v1 node --import tsx \
  *     examples/pricing-team/openai-agents.ts --api responses --stream --out answer.json
  *
- * `--api chat` uses Chat Completions instead of the Responses API; `--stream` streams the run.
+ * `--api chat` uses Chat Completions instead of the Responses API; `--stream` streams the run;
+ * `--trace` sends a W3C `traceparent` with every call, as an OpenTelemetry-instrumented client
+ * does (trace-context.ts), one trace per app run.
  */
 import { parseArgs } from 'node:util';
 import {
@@ -21,12 +23,14 @@ import {
 import { RECOMMENDED_PROMPT_PREFIX } from '@openai/agents-core/extensions';
 import OpenAI from 'openai';
 import { z } from 'zod';
+import { tracedFetch } from './trace-context.js';
 import { calculate, lookupPrice, runHeaders, TASK, writeAnswer } from './tools.js';
 
 const { values } = parseArgs({
   options: {
     api: { type: 'string', default: 'responses' },
     stream: { type: 'boolean', default: false },
+    trace: { type: 'boolean', default: false },
     out: { type: 'string', default: 'answer.json' },
   },
 });
@@ -40,6 +44,7 @@ setDefaultOpenAIClient(
     maxRetries: 0,
     // faultline runs (`inject`, or a name of your choosing) say which run a call belongs to.
     defaultHeaders: runHeaders(),
+    ...(values.trace ? { fetch: tracedFetch() } : {}),
   }),
 );
 setOpenAIAPI(values.api === 'chat' ? 'chat_completions' : 'responses');
