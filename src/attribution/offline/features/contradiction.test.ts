@@ -116,3 +116,32 @@ describe('a tool output read however it was escaped', () => {
     assert.equal(after('unit_price: USD 12.5', 'unit price: USD 12.5'), undefined);
   });
 });
+
+describe('a tool output that is one bare number', () => {
+  const run = (tool: string, output: string, report: string) =>
+    contradictionOf(
+      [
+        step(0, 'researcher', 'agent', `${tool}({"item": "widget"})`),
+        { ...step(1, tool, 'tool', output), toolResults: [{ name: tool, content: output }] },
+        step(2, 'researcher', 'agent', report),
+      ],
+      2,
+    );
+
+  it('is named by its tool, less the verb: lookup_price returning 12.5 is the price', () => {
+    assert.deepEqual(run('lookup_price', '12.5', 'unit price: 15.00 USD'), {
+      name: 'price',
+      reported: '15.00',
+      given: '12.5',
+      tool: 'lookup_price',
+      toolStep: 1,
+    });
+    assert.equal(run('get_unit_price', '"12.5"', 'The unit price is 15 USD.')?.name, 'unit price');
+  });
+
+  it('agrees by value, and a tool whose name names no quantity restated gives nothing', () => {
+    assert.equal(run('lookup_price', '12.5', 'unit price: 12.50 USD'), undefined);
+    assert.equal(run('calculate', '49', 'TOTAL: 49.00 USD'), undefined);
+    assert.equal(run('calculate', '49', 'TOTAL: 52.00 USD'), undefined);
+  });
+});

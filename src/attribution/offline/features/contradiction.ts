@@ -9,7 +9,9 @@
  * (`"unit_price": 12.5`), JSON inside a JSON string (`\"unit_price\": 12.5`), LlamaIndex.TS's
  * quote-stripped JSON (`{\item\:\widget\,\unit_price\:12.5}`), Python reprs
  * (`'unit_price': Decimal('12.5')`), `key: value` and `key = value` lines, a currency before the
- * value (`$12.5`, `USD 12.5`). Quantities are compared by value: `12.5` = `12.50`, `1,250` = `1250`.
+ * value (`$12.5`, `USD 12.5`); an output that is one bare number is named by its tool, less its
+ * verb (`lookup_price` returning `12.5`: the price). Quantities are compared by value: `12.5` =
+ * `12.50`, `1,250` = `1250`.
  */
 import type { Step } from '../../../trace/model.js';
 
@@ -80,7 +82,16 @@ function* givenMatches(text: string): Generator<RegExpExecArray> {
   }
 }
 
-/** The named quantities of a tool output, first value of each name. */
+/** A tool output that is one number and nothing else (`12.5`, `"12.50"`, `$12.50`). */
+const BARE_VALUE = /^\s*["'\\]{0,4}(?:[$€£]\s?)?(-?\d[\d,]*(?:\.\d+)?)["'\\]{0,4}\s*$/;
+/** A tool name's verb, which does not name the quantity it returns (`lookup_price`: price). */
+const TOOL_VERB =
+  /^(?:get|lookup|look|up|fetch|find|search|query|read|load|check|retrieve|compute|calculate|calc)[\s_-]+/i;
+
+/**
+ * The named quantities of a tool output, first value of each name. An output that is one bare
+ * number is named by its tool, less the verb: `lookup_price` returning `12.5` gives `price: 12.5`.
+ */
 function quantitiesOf(step: Step): Map<string, string> {
   const found = new Map<string, string>();
   const text = [step.content, ...(step.toolResults ?? []).map((result) => result.content)].join(
@@ -90,6 +101,13 @@ function quantitiesOf(step: Step): Map<string, string> {
     const name = normalised(match[1]!).replace(/\s+/g, ' ').trim();
     if (name.replace(/[^a-z]/g, '').length < MIN_NAME_LETTERS || found.has(name)) continue;
     found.set(name, match[2]!);
+  }
+  if (found.size === 0 && step.content.length < 40) {
+    const bare = BARE_VALUE.exec(step.content);
+    let tool = (step.toolResults?.[0]?.name ?? step.speaker).replace(/[_-]+/g, ' ');
+    while (TOOL_VERB.test(tool)) tool = tool.replace(TOOL_VERB, '');
+    const name = normalised(tool).replace(/\s+/g, ' ').trim();
+    if (bare && name.replace(/[^a-z]/g, '').length >= MIN_NAME_LETTERS) found.set(name, bare[1]!);
   }
   return found;
 }
