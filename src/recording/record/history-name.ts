@@ -29,7 +29,16 @@ const HANDOFF_TOOL = /^transfer_(?:back_)?to_(.+)$/;
 const TRANSFERRED = /^Successfully transferred (?:back )?to ([^\n]{1,80})/;
 
 /** LlamaIndex.TS's handoff output ("Agent X is now handling the request due to …"), and the like. */
-const NOW_HANDLING = /^(?:Agent\s+)?([^\n]{1,80}?)\s+is now handling\b/;
+const NOW_HANDLING = ' is now handling';
+
+/** The agent an output opening "[Agent ]X is now handling …" names, X on the first line. */
+function nowHandling(head: string): string | undefined {
+  const at = head.indexOf(NOW_HANDLING);
+  if (at <= 0 || at > 90) return undefined;
+  const name = head.slice(0, at).trim();
+  if (name.includes('\n')) return undefined;
+  return tidyName(name.startsWith('Agent ') ? name.slice('Agent '.length) : name);
+}
 
 /** Argument keys that name the agent a tool hands to. */
 const AGENT_ARGUMENTS = ['toAgent', 'to_agent', 'agent', 'agent_name', 'agentName', 'assistant'];
@@ -45,8 +54,8 @@ function handoffOutput(text: string): { handoff: boolean; agent?: string } {
   const head = text.trimStart().slice(0, HEAD);
   const transferred = TRANSFERRED.exec(head);
   if (transferred) return { handoff: true, agent: tidyName(transferred[1]!.replace(/\.$/, '')) };
-  const handling = NOW_HANDLING.exec(head);
-  if (handling) return { handoff: true, agent: tidyName(handling[1]!) };
+  const handling = nowHandling(head);
+  if (handling) return { handoff: true, agent: handling };
   if (!head.startsWith('{')) return { handoff: false };
   try {
     const agent = asString(asObject(JSON.parse(text))?.assistant);

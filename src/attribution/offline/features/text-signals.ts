@@ -43,7 +43,12 @@ export function hasUrl(text: string): boolean {
  */
 export function normalisedNumber(number: string): string {
   const plain = number.includes(',') ? number.replace(/,/g, '') : number;
-  return plain.includes('.') ? plain.replace(/\.?0+$/, '') : plain;
+  if (!plain.includes('.')) return plain;
+  // Trailing zeros of the decimal part, then a bare point (one pass from the end, no pattern).
+  let end = plain.length;
+  while (plain[end - 1] === '0') end -= 1;
+  if (plain[end - 1] === '.') end -= 1;
+  return plain.slice(0, end);
 }
 const normalised = normalisedNumber;
 
