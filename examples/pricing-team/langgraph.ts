@@ -11,14 +11,13 @@
  * graph's messages (`graph.stream(…, {streamMode: 'messages'})`): ChatOpenAI's own `streaming`
  * flag with `invoke()` fetches tiktoken data to count tokens, which hangs with no network.
  */
-import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { tool } from '@langchain/core/tools';
 import { createReactAgent } from '@langchain/langgraph/prebuilt';
 import { createSupervisor } from '@langchain/langgraph-supervisor';
 import { ChatOpenAI } from '@langchain/openai';
 import { z } from 'zod';
-import { calculate, lookupPrice, runHeaders, TASK } from './tools.js';
+import { calculate, lookupPrice, runHeaders, TASK, writeAnswer } from './tools.js';
 
 const { values } = parseArgs({
   options: {
@@ -89,5 +88,5 @@ if (values.stream) {
       answer += textOf(chunk.content);
 } else answer = textOf((await team.invoke(input)).messages.at(-1)?.content);
 
-writeFileSync(values.out, JSON.stringify({ answer }) + '\n');
+writeAnswer(values.out, answer);
 console.log(answer);

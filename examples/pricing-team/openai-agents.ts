@@ -7,9 +7,10 @@
  *   OPENAI_BASE_URL=http://127.0.0.1:8600/v1 node --import tsx \
  *     examples/pricing-team/openai-agents.ts --api responses --stream --out answer.json
  *
- * `--api chat` uses Chat Completions instead of the Responses API; `--stream` streams the run.
+ * `--api chat` uses Chat Completions instead of the Responses API; `--stream` streams the run;
+ * `--trace` sends a W3C `traceparent` with every call, as an OpenTelemetry-instrumented client
+ * does (trace-context.ts), one trace per app run.
  */
-import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import {
   Agent,
@@ -22,12 +23,14 @@ import {
 import { RECOMMENDED_PROMPT_PREFIX } from '@openai/agents-core/extensions';
 import OpenAI from 'openai';
 import { z } from 'zod';
-import { calculate, lookupPrice, runHeaders, TASK } from './tools.js';
+import { tracedFetch } from './trace-context.js';
+import { calculate, lookupPrice, runHeaders, TASK, writeAnswer } from './tools.js';
 
 const { values } = parseArgs({
   options: {
     api: { type: 'string', default: 'responses' },
     stream: { type: 'boolean', default: false },
+    trace: { type: 'boolean', default: false },
     out: { type: 'string', default: 'answer.json' },
   },
 });
@@ -41,6 +44,7 @@ setDefaultOpenAIClient(
     maxRetries: 0,
     // faultline runs (`inject`, or a name of your choosing) say which run a call belongs to.
     defaultHeaders: runHeaders(),
+    ...(values.trace ? { fetch: tracedFetch() } : {}),
   }),
 );
 setOpenAIAPI(values.api === 'chat' ? 'chat_completions' : 'responses');
@@ -95,5 +99,5 @@ if (values.stream) {
   answer = String(streamed.finalOutput ?? '');
 } else answer = String((await run(coordinator, TASK)).finalOutput ?? '');
 
-writeFileSync(values.out, JSON.stringify({ answer }) + '\n');
+writeAnswer(values.out, answer);
 console.log(answer);
