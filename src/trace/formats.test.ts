@@ -23,6 +23,7 @@ const fixtures = readdirSync(formatsFolder)
 const EXPECTED_FORMAT: Record<string, string> = {
   'aegis-flat.jsonl': 'aegis',
   'aegis-release.json': 'aegis',
+  'ai-sdk-telemetry.json': 'ai-sdk',
   'ag2-autogen02-groupchat.json': 'autogen',
   'ag2-autogen02-tool-calls.json': 'autogen',
   'canonical-trace.json': 'canonical',
