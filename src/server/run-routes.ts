@@ -2,7 +2,8 @@
  * Runs, recorded by `faultline proxy` or received as OpenTelemetry spans: list them (with each
  * one's latest verdict), count the agents blamed this week and last, and say how one ended
  * (`POST /api/runs/:id/outcome` with `{"outcome": "failed" | "passed"}`), which for a failure also
- * attributes it at once (unless `"attribute": false`). Mounted under /api/runs; the server's access
+ * attributes it at once (unless `"attribute": false`), and read an unreadable run's kept spans
+ * again (`POST /api/runs/:id/reread`). Mounted under /api/runs; the server's access
  * guard applies as to every route.
  */
 import { Hono } from 'hono';
@@ -11,6 +12,8 @@ import { z } from 'zod';
 import { outcomeOf } from '../recording/replay/outcome.js';
 import type { Repository } from '../store/repository.js';
 import type { JobPool } from './job-pool.js';
+import type { RereadResponse } from './api-types.js';
+import { rereadUnreadable } from './live.js';
 import { pageOf } from './paging.js';
 import { validBody } from './request-body.js';
 
@@ -20,7 +23,11 @@ const outcomeSchema = z.object({
 });
 
 /** The recorded-run routes. */
-export function runRoutes(repository: Repository, jobs: JobPool): Hono {
+export function runRoutes(
+  repository: Repository,
+  jobs: JobPool,
+  log: (line: string) => void = () => undefined,
+): Hono {
   const { runs } = repository;
   const api = new Hono();
 
@@ -37,6 +44,23 @@ export function runRoutes(repository: Repository, jobs: JobPool): Hono {
     if (!run)
       throw new HTTPException(404, { message: `no recorded run ${context.req.param('id')}` });
     return context.json({ run });
+  });
+
+  // An unreadable run (spans no importer read) read again, after an upgrade; attributed if failed.
+  api.post('/:id/reread', async (context) => {
+    const id = context.req.param('id');
+    const run = await runs.get(id);
+    if (!run) throw new HTTPException(404, { message: `no recorded run ${id}` });
+    if (run.unreadable === null)
+      throw new HTTPException(409, {
+        message: `run ${id} was read already (format ${run.format})`,
+      });
+    const [read] = await rereadUnreadable(jobs, log, {}, run.runId);
+    const now = (await runs.get(run.runId))!;
+    return context.json({
+      run: now,
+      unreadable: read?.unreadable ?? now.unreadable,
+    } satisfies RereadResponse);
   });
 
   api.post('/:id/outcome', async (context) => {

@@ -14,6 +14,7 @@ import { traceWithUserLabel } from './dialect-sql.js';
 import { EvaluationStore } from './evaluations.js';
 import { fileLabelsOf, labelOf, listHistory } from './history.js';
 import type { Page, Paged } from './paging.js';
+import { UnreadableRuns } from './unreadable-runs.js';
 import { RunStore } from './runs.js';
 import type {
   AnalysisRecord,
@@ -53,6 +54,8 @@ const toSummary = (row: {
 export class Repository {
   /** Runs recorded by `faultline proxy`, kept in the same database. */
   readonly runs: RunStore;
+  /** Runs whose spans no importer could read. */
+  readonly unreadableRuns: UnreadableRuns;
 
   /** Analyses of stored traces. */
   readonly analyses: AnalysisStore;
@@ -61,6 +64,7 @@ export class Repository {
 
   constructor(private readonly db: Db) {
     this.runs = new RunStore(db);
+    this.unreadableRuns = new UnreadableRuns(db);
     this.analyses = new AnalysisStore(db);
     this.evaluations = new EvaluationStore(db);
   }
