@@ -45,6 +45,8 @@ const EXPECTED_FORMAT: Record<string, string> = {
   'messages-logprobs.json': 'messages',
   'messages-with-bom.json': 'messages',
   'openai-agents-traces-ingest.json': 'openai-agents',
+  'openinference-langgraph.json': 'openinference',
+  'openinference-openai-agents.json': 'openinference',
   'openinference-otlp.json': 'openinference',
   'otel-events.json': 'otel',
   'otel-logprobs.json': 'otel',
