@@ -3,7 +3,8 @@
  * one's latest verdict), count the agents blamed this week and last, and say how one ended
  * (`POST /api/runs/:id/outcome` with `{"outcome": "failed" | "passed"}`), which for a failure also
  * attributes it at once (unless `"attribute": false`), and read an unreadable run's kept spans
- * again (`POST /api/runs/:id/reread`). Mounted under /api/runs; the server's access
+ * again (`POST /api/runs/:id/reread`). An app that never learns its trace id marks its run by its
+ * session id or AI SDK function id (`POST /api/runs/outcome {"session": …, "outcome": …}`). Mounted under /api/runs; the server's access
  * guard applies as to every route.
  */
 import { Hono } from 'hono';
@@ -20,6 +21,12 @@ import { validBody } from './request-body.js';
 const outcomeSchema = z.object({
   outcome: z.string().min(1).max(20),
   attribute: z.boolean().optional(),
+});
+
+/** An outcome for the run an app knows by its session id or AI SDK function id. */
+const keyedOutcomeSchema = outcomeSchema.extend({
+  session: z.string().min(1).max(500).optional(),
+  functionId: z.string().min(1).max(500).optional(),
 });
 
 /** The recorded-run routes. */
@@ -63,10 +70,8 @@ export function runRoutes(
     } satisfies RereadResponse);
   });
 
-  api.post('/:id/outcome', async (context) => {
-    const id = context.req.param('id');
-    const request = await validBody(context.req.raw, outcomeSchema, 'outcome');
-    if (!(await runs.get(id))) throw new HTTPException(404, { message: `no recorded run ${id}` });
+  /** Marks a run's outcome in a job (attributing a failure) and answers the run and analysis. */
+  const mark = async (id: string, request: z.infer<typeof outcomeSchema>) => {
     let outcome: ReturnType<typeof outcomeOf>;
     try {
       outcome = outcomeOf(request.outcome);
@@ -81,7 +86,29 @@ export function runRoutes(
       outcome,
       ...(request.attribute !== undefined ? { attribute: request.attribute } : {}),
     });
-    return context.json({ run: marked.run, analysis: marked.analysis ?? null });
+    return { run: marked.run, analysis: marked.analysis ?? null };
+  };
+
+  // For an app that never learns its trace id: the latest run of its session or function id.
+  api.post('/outcome', async (context) => {
+    const request = await validBody(context.req.raw, keyedOutcomeSchema, 'outcome');
+    const [key, value] = request.session
+      ? (['session', request.session] as const)
+      : request.functionId
+        ? (['functionId', request.functionId] as const)
+        : [];
+    if (!key || !value)
+      throw new HTTPException(400, { message: 'name the run by "session" or "functionId"' });
+    const id = await repository.latestRunBy(key, value);
+    if (!id) throw new HTTPException(404, { message: `no run with ${key} ${value}` });
+    return context.json(await mark(id, request));
+  });
+
+  api.post('/:id/outcome', async (context) => {
+    const id = context.req.param('id');
+    const request = await validBody(context.req.raw, outcomeSchema, 'outcome');
+    if (!(await runs.get(id))) throw new HTTPException(404, { message: `no recorded run ${id}` });
+    return context.json(await mark(id, request));
   });
 
   return api;

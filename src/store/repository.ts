@@ -15,6 +15,7 @@ import { EvaluationStore } from './evaluations.js';
 import { fileLabelsOf, labelOf, listHistory } from './history.js';
 import type { Page, Paged } from './paging.js';
 import { UnreadableRuns } from './unreadable-runs.js';
+import { latestRunBy, type RunKey } from './run-lookup.js';
 import { RunStore } from './runs.js';
 import type {
   AnalysisRecord,
@@ -136,6 +137,11 @@ export class Repository {
    */
   listHistory(page: Page & { query?: string } = {}): Promise<Paged<HistoryEntry>> {
     return listHistory(this.db, page);
+  }
+
+  /** The latest run whose trace names this session or function id (run-lookup.ts). */
+  latestRunBy(key: RunKey, value: string): Promise<string | undefined> {
+    return latestRunBy(this.db, key, value);
   }
 
   async getTrace(id: string): Promise<Trace | undefined> {

@@ -3,7 +3,8 @@
  * for a wrong answer: the attribute `faultline.outcome` (`failed` or `passed`) on any span of the
  * run, or an event named `faultline.outcome` carrying it (`outcome` or `faultline.outcome`). The
  * last mark in time wins. Read by every span importer, so a run read offline from a file gets the
- * outcome it got live.
+ * outcome it got live. Also the run's session id (`sessionOf`), by which an app that never learns
+ * its trace id marks the outcome over the API (`POST /api/runs/outcome {"session": …}`).
  */
 import type { Trace } from './model.js';
 
@@ -41,4 +42,22 @@ export function markedOutcome(spans: readonly MarkedSpan[]): Trace['outcome'] | 
         consider(event.time, event.attributes.outcome ?? event.attributes[OUTCOME_ATTRIBUTE]);
   }
   return latest?.outcome;
+}
+
+/** Attributes a run's session id is read from, in order: OpenInference, GenAI, the AI SDK's. */
+const SESSION_ATTRIBUTES = [
+  'session.id',
+  'gen_ai.conversation.id',
+  'ai.telemetry.metadata.sessionId',
+  'ai.telemetry.metadata.session.id',
+] as const;
+
+/** The session id the first span that names one gives, if any. */
+export function sessionOf(spans: readonly MarkedSpan[]): string | undefined {
+  for (const span of spans)
+    for (const key of SESSION_ATTRIBUTES) {
+      const value = span.attributes[key];
+      if (typeof value === 'string' && value.trim()) return value.trim();
+    }
+  return undefined;
 }

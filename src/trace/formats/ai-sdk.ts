@@ -16,7 +16,7 @@ import { requireSteps } from '../chat-messages.js';
 import { argumentsText, isObject, parseJsonOr, textOf, type TraceFormat } from '../format.js';
 import type { ToolCall } from '../model.js';
 import { decodeOtlp, isOtlp, someString, type OtlpSpan } from '../otlp.js';
-import { markedOutcome } from '../span-outcome.js';
+import { markedOutcome, sessionOf } from '../span-outcome.js';
 import {
   isoOfNanos,
   NO_AGENT,
@@ -158,6 +158,14 @@ export const aiSdkFormat: TraceFormat = {
     requireSteps(steps, context.file, NAME, 'resourceSpans');
     const service = spans[0]?.resource['service.name'];
     const marked = markedOutcome(spans);
+    const session = sessionOf(spans);
+    // The run's first function id: how an app that knows no trace id names its run to the API.
+    const functionId = spans
+      .filter((span) => TURNS.has(String(span.attributes[OPERATION_ID])))
+      .reduce<OtlpSpan | undefined>(
+        (first, span) => (!first || span.start < first.start ? span : first),
+        undefined,
+      )?.attributes['ai.telemetry.functionId'];
     const failed = spans.some((span) => span.error && !span.parentSpanId);
     return [
       buildTrace({
@@ -171,6 +179,8 @@ export const aiSdkFormat: TraceFormat = {
           ...noAgentNote(fromSpans),
           ...(typeof service === 'string' && service ? { service } : {}),
           ...(marked ? { outcomeMarked: true } : {}),
+          ...(session ? { session } : {}),
+          ...(typeof functionId === 'string' && functionId ? { functionId } : {}),
         },
       }),
     ];

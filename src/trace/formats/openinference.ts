@@ -19,7 +19,7 @@ import {
   type NeutralSpan,
 } from '../spans.js';
 import { requireSteps } from '../chat-messages.js';
-import { markedOutcome } from '../span-outcome.js';
+import { markedOutcome, sessionOf } from '../span-outcome.js';
 import { agentNames } from './openinference-agents.js';
 import {
   generationsOutput,
@@ -223,6 +223,7 @@ export const openInferenceFormat: TraceFormat = {
     const question = task ? taskOf(task.attributes) : '';
     const agents = new Map([...agentNames(spans), ...graphNodeAgents(spans)]);
     const marked = markedOutcome(spans);
+    const session = sessionOf(spans);
     const fromSpans = stepsFromSpans(spans.map((span) => neutral(span, agents)));
     const steps = withQuestionStep(question, fromSpans);
     requireSteps(steps, context.file, NAME, 'spans');
@@ -238,7 +239,11 @@ export const openInferenceFormat: TraceFormat = {
           marked ??
           (roots.some((span) => span.error && !isControlFlow(span.error)) ? 'failure' : 'unknown'),
         steps,
-        metadata: { ...note, ...(marked ? { outcomeMarked: true } : {}) },
+        metadata: {
+          ...note,
+          ...(marked ? { outcomeMarked: true } : {}),
+          ...(session ? { session } : {}),
+        },
       }),
     ];
   },
