@@ -15,7 +15,7 @@ import { buildTrace } from '../build-trace.js';
 import { requireSteps } from '../chat-messages.js';
 import { argumentsText, isObject, parseJsonOr, textOf, type TraceFormat } from '../format.js';
 import type { ToolCall } from '../model.js';
-import { decodeOtlp, isOtlp, someString, type OtlpSpan } from '../otlp.js';
+import { decodeOtlp, isOtlp, type OtlpSpan } from '../otlp.js';
 import { markedOutcome, sessionOf } from '../span-outcome.js';
 import {
   isoOfNanos,
@@ -133,9 +133,26 @@ function neutral(span: OtlpSpan): NeutralSpan {
   return out;
 }
 
-/** An OTLP export whose spans carry `ai.operationId` (the AI SDK's telemetry). */
-const hasAiSdkSpans = (value: unknown) =>
-  isOtlp(value) && someString(value.resourceSpans, (key) => key === OPERATION_ID);
+/**
+ * An OTLP export whose spans carry `ai.operationId` (the AI SDK's telemetry): only the spans'
+ * attribute keys are looked at, not every value, so the check stays cheap on other exports.
+ */
+function hasAiSdkSpans(value: unknown): boolean {
+  if (!isOtlp(value)) return false;
+  for (const resource of value.resourceSpans) {
+    const scopes =
+      isObject(resource) && Array.isArray(resource.scopeSpans) ? resource.scopeSpans : [];
+    for (const scope of scopes) {
+      const spans = isObject(scope) && Array.isArray(scope.spans) ? scope.spans : [];
+      for (const span of spans) {
+        const attributes = isObject(span) && Array.isArray(span.attributes) ? span.attributes : [];
+        for (const attribute of attributes)
+          if (isObject(attribute) && attribute.key === OPERATION_ID) return true;
+      }
+    }
+  }
+  return false;
+}
 
 export const aiSdkFormat: TraceFormat = {
   name: NAME,
