@@ -14,7 +14,6 @@
  */
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { OpenAIAgentsInstrumentation } from '@arizeai/openinference-instrumentation-openai-agents';
 import * as agents from '@openai/agents';
 import {
   Agent,
@@ -27,7 +26,6 @@ import {
 import { RECOMMENDED_PROMPT_PREFIX } from '@openai/agents-core/extensions';
 import OpenAI from 'openai';
 import { z } from 'zod';
-import { inRootSpan, startTelemetry } from './telemetry.js';
 import { calculate, EXPECTED_TOTAL, lookupPrice, runHeaders, TASK } from './tools.js';
 
 const { values } = parseArgs({
@@ -43,10 +41,14 @@ const { values } = parseArgs({
 // `--otel`: the SDK's traces as OpenInference spans (@arizeai/openinference-instrumentation-
 // openai-agents, which replaces the SDK's own exporter), over OTLP (telemetry.ts). Otherwise
 // nothing leaves for OpenAI's trace exporter. Every model call goes to OPENAI_BASE_URL.
-const telemetry = values.otel ? startTelemetry() : undefined;
-if (telemetry)
+// Loaded only then, so a run without it starts as fast as before.
+const otel = values.otel ? await import('./telemetry.js') : undefined;
+const telemetry = otel?.startTelemetry();
+if (telemetry) {
+  const { OpenAIAgentsInstrumentation } =
+    await import('@arizeai/openinference-instrumentation-openai-agents');
   new OpenAIAgentsInstrumentation({ tracerProvider: telemetry }).manuallyInstrument(agents);
-else setTracingDisabled(true);
+} else setTracingDisabled(true);
 setDefaultOpenAIClient(
   new OpenAI({
     baseURL: process.env.OPENAI_BASE_URL,
@@ -109,8 +111,8 @@ async function runTeam(): Promise<string> {
   return String(streamed.finalOutput ?? '');
 }
 
-const answer = telemetry
-  ? await inRootSpan('pricing-team', async (root) => {
+const answer = otel
+  ? await otel.inRootSpan('pricing-team', async (root) => {
       const said = await runTeam();
       // `--self-check`: the app marks how its run ended, as one that checks its answer would.
       if (values['self-check'])
