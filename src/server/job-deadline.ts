@@ -26,6 +26,8 @@ export function describeJob(job: Job): string {
       return `record ${job.index} of evaluation ${job.evaluationId}`;
     case 'labels':
       return 'the labelled traces';
+    case 'reread':
+      return job.runId ? `the re-reading of run ${job.runId}` : 'the re-reading of unreadable runs';
   }
 }
 

@@ -11,7 +11,7 @@ import { Repository } from '../store/repository.js';
 import { createApp } from './app.js';
 import { isLoopback, isWildcard } from './auth.js';
 import { JobPool } from './job-pool.js';
-import { createLiveIngest, type LiveSettings } from './live.js';
+import { createLiveIngest, rereadAtStart, type LiveSettings } from './live.js';
 import { otlpApp } from './otlp-routes.js';
 import { clearState, logFile, writeState, type ServerState } from './state.js';
 
@@ -214,6 +214,7 @@ export async function startServer(
       'any Host header is accepted (bound to every interface in token mode): name the address the page is opened at with --public-host to refuse others',
     );
 
+  rereadAtStart(jobs, log, options.live?.llm); // this version's readers may know them now
   let stopped = false;
   const stop = async () => {
     if (stopped) return;

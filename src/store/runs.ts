@@ -6,14 +6,15 @@
  * transaction (on PostgreSQL, on a client of its own while other statements go on).
  */
 import { randomUUID } from 'node:crypto';
-import type { QueryCreator } from 'kysely';
+import { sql, type QueryCreator } from 'kysely';
 import { traceHash } from '../trace/hash.js';
 import type { Trace, TraceOutcome } from '../trace/model.js';
 import type { Db, Queries } from './database.js';
-import { jsonText, traceWithOutcome } from './dialect-sql.js';
+import type { Dialect } from './driver.js';
+import { jsonPathText, jsonText, traceWithOutcome } from './dialect-sql.js';
 import type { StoreTables } from './tables.js';
 import { pageBounds, type Page, type Paged } from './paging.js';
-import type { AgentBlame, RunRecord, RunVerdict } from './records.js';
+import { UNREADABLE_FORMAT, type AgentBlame, type RunRecord, type RunVerdict } from './records.js';
 
 export type { AgentBlame, RunRecord, RunVerdict } from './records.js';
 
@@ -31,6 +32,7 @@ interface RunRow {
   analysis_method: string | null;
   analysis_result: string | null;
   analysis_created: string | null;
+  unreadable: string | null;
 }
 
 /** The fields of a stored analysis the list reads. */
@@ -62,12 +64,17 @@ const toRecord = (row: RunRow): RunRecord => ({
   name: row.name,
   format: row.format,
   verdict: verdictOf(row),
+  unreadable: row.format === UNREADABLE_FORMAT ? (row.unreadable ?? 'unreadable spans') : null,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
 });
 
 /** Runs with their trace's size and name and their latest analysis, as the list shows them. */
-function selectRuns(queries: QueryCreator<StoreTables>) {
+function selectRuns(queries: QueryCreator<StoreTables>, dialect: Dialect) {
+  // Why a run's spans could not be read: read from its trace only for such a run.
+  const unreadable = sql<
+    string | null
+  >`CASE WHEN ${sql.ref('traces.format')} = ${UNREADABLE_FORMAT} THEN ${jsonPathText(dialect, 'traces.trace_json', ['metadata', 'unreadable'])} END`;
   return queries
     .selectFrom('runs')
     .innerJoin('traces', 'traces.id', 'runs.trace_id')
@@ -99,6 +106,7 @@ function selectRuns(queries: QueryCreator<StoreTables>) {
       'latest.method as analysis_method',
       'latest.result_json as analysis_result',
       'latest.created_at as analysis_created',
+      unreadable.as('unreadable'),
     ]);
 }
 
@@ -125,6 +133,8 @@ export class RunStore {
           .updateTable('traces')
           .set({
             trace_json: json,
+            // A run read again (it was unreadable spans) takes the format that read it.
+            format: stored.format,
             steps: stored.steps.length,
             content_hash: traceHash(stored),
             labels_json: labelsJson,
@@ -182,9 +192,13 @@ export class RunStore {
     byTraceId: boolean,
   ): Promise<RunRecord | undefined> {
     const row =
-      (await selectRuns(queries).where('runs.run_id', '=', id).executeTakeFirst()) ??
+      (await selectRuns(queries, this.db.dialect)
+        .where('runs.run_id', '=', id)
+        .executeTakeFirst()) ??
       (byTraceId
-        ? await selectRuns(queries).where('runs.trace_id', '=', id).executeTakeFirst()
+        ? await selectRuns(queries, this.db.dialect)
+            .where('runs.trace_id', '=', id)
+            .executeTakeFirst()
         : undefined);
     return row ? toRecord(row) : undefined;
   }
@@ -229,7 +243,7 @@ export class RunStore {
     const lastWeek = new Date(now.getTime() - 14 * DAY_MS).toISOString();
     const rows = await this.db.queries
       .with('blamed', (queries) =>
-        selectRuns(queries)
+        selectRuns(queries, this.db.dialect)
           .clearSelect()
           .select([
             jsonText(this.db.dialect, 'latest.result_json', 'agent').as('agent'),
@@ -274,7 +288,7 @@ export class RunStore {
         .selectFrom('runs')
         .select((builder) => builder.fn.countAll<number>().as('total'))
         .executeTakeFirstOrThrow(),
-      selectRuns(this.db.queries)
+      selectRuns(this.db.queries, this.db.dialect)
         .orderBy('runs.updated_at', 'desc')
         .orderBy('runs.run_id')
         .limit(limit)
