@@ -16,6 +16,15 @@ export interface AgentPrior {
   base: number;
 }
 
+/**
+ * What an adaptation may be, in the order preferred where leaving runs out cannot tell them apart:
+ * the model with its layer (rates over the runs each agent took part in, weight chosen), the model
+ * blended with the record of who was blamed, the record alone (the model breaking its ties), and
+ * the shipped model unchanged.
+ */
+export const ADAPTATION_CHOICES = ['adapted', 'blend', 'prior', 'shipped'] as const;
+export type AdaptationChoice = (typeof ADAPTATION_CHOICES)[number];
+
 /** The adaptation to one system: the prior and its weight against the agent scorer. */
 export interface SystemLayer {
   agentPrior: AgentPrior;
@@ -23,6 +32,10 @@ export interface SystemLayer {
   weight: number;
   /** How many labelled runs of the system it was learned from. */
   runs: number;
+  /** Which adaptation was chosen (train/system-layer.ts); absent in older files. */
+  choice?: AdaptationChoice;
+  /** Each adaptation's agent accuracy on the labelled runs, each left out in turn. */
+  heldOut?: Record<AdaptationChoice, number>;
 }
 
 /** The prior's rate for an agent; the base rate for a name the labels do not contain. */
