@@ -104,7 +104,7 @@ export function attributeWithSignals(
   const { best, ranked, candidate, agent } = decision;
   const clear = hasClearFavourite(prediction.agents);
   const unseen = familiar ? undefined : model.calibration?.unfamiliar;
-  const signals = statementSignals(trace, prediction.agents, decision);
+  const signals = statementSignals(prediction.agents, decision);
   // An unfamiliar run's named agent is stated at what held-out systems' runs showing the same
   // signals were right (train/statement-fit.ts), else at the low end of what they support moved
   // by a clear favourite (train/unseen-statement.ts); never below chance (one over the candidate

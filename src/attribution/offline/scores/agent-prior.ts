@@ -22,7 +22,7 @@ export interface AgentPrior {
  * blended with the record of who was blamed, the record alone (the model breaking its ties), and
  * the shipped model unchanged.
  */
-export const ADAPTATION_CHOICES = ['adapted', 'blend', 'prior', 'shipped'] as const;
+export const ADAPTATION_CHOICES = ['blend', 'prior', 'adapted', 'shipped'] as const;
 export type AdaptationChoice = (typeof ADAPTATION_CHOICES)[number];
 
 /** The adaptation to one system: the prior and its weight against the agent scorer. */
