@@ -14,7 +14,7 @@
 import { attributeWithSignals } from '../src/attribution/offline/attribute/attributor.js';
 import type { OfflineModel } from '../src/attribution/offline/model/model-file.js';
 import { trainModelFile } from '../src/attribution/offline/train/train-model-file.js';
-import { namesResponsible } from '../src/trace/agents.js';
+import { namesResponsible, responsibleAgents } from '../src/trace/agents.js';
 import type { Trace } from '../src/trace/model.js';
 import { subsetOf } from '../src/trace/subset.js';
 import { labelledRuns } from './labelled-runs.js';
@@ -88,6 +88,18 @@ const pooled: Judged[] = [];
 const row = (system: string, runs: readonly Trace[], model: OfflineModel) => {
   const { agent, step } = judge(runs, model);
   console.log(`| ${system} | ${runs.length} | ${cells(agent, true)} | ${cells(step, false)} |`);
+  // Where a system has runs with one responsible agent and runs with several, each kind apart.
+  const single = runs.filter((trace) => responsibleAgents(trace).length === 1);
+  if (single.length > 0 && single.length < runs.length)
+    for (const [kind, some] of [
+      ['single-cause', single],
+      ['multi-cause', runs.filter((trace) => responsibleAgents(trace).length > 1)],
+    ] as const) {
+      const judged = judge(some, model);
+      console.log(
+        `| ${system}, ${kind} | ${some.length} | ${cells(judged.agent, true)} | ${cells(judged.step, false)} |`,
+      );
+    }
   return agent;
 };
 for (const system of systems) {
