@@ -117,4 +117,45 @@ describe('bad input in a batch', () => {
       );
     }
   });
+
+  it('reads hostile names, encodings and escapes in one folder, each file shown, nothing raw', async () => {
+    const hostile = join(folder, 'hostile');
+    await mkdir(hostile, { recursive: true });
+    const run = (name: string, steps = 3) => ({
+      question: 'What is 17 * 23?',
+      history: [
+        { role: 'user', name: 'human', content: 'What is 17 * 23?' },
+        ...Array.from({ length: steps }, (_, index) => ({
+          role: 'assistant',
+          name: index % 2 ? 'Verifier' : name,
+          content: `step ${index}: 17 * 23 = 381`,
+        })),
+      ],
+    });
+    const files: Record<string, string | Buffer> = {
+      'a-spaces.json': JSON.stringify(run(`A${' '.repeat(200_000)}B`)),
+      'b-two-megabytes.json': JSON.stringify(run('X'.repeat(2_000_000), 300)),
+      'c-lines.json': JSON.stringify(run(`N${'\n'.repeat(10_000)}M`, 20)),
+      'd-escapes.json': JSON.stringify(run('Evil\u001b]0;pwned\u0007\u001b[2J')),
+      'e-utf16.json': Buffer.from(`\uFEFF${JSON.stringify(run('Wide'))}`, 'utf16le'),
+      'f-good.json': JSON.stringify(run('Planner')),
+    };
+    for (const [name, content] of Object.entries(files))
+      await writeFile(join(hostile, name), content);
+    for (const command of ['inspect', 'attribute']) {
+      const { code, stdout, stderr } = await faultline(command, hostile);
+      assert.equal(code, 0, `${command}: ${stderr}`);
+      // eslint-disable-next-line no-control-regex -- what must never reach the terminal raw
+      assert.ok(!/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/.test(stdout), command);
+      assert.ok(stdout.length < 2_000_000, `${command} printed ${stdout.length} characters`);
+      assert.match(stdout, /Evil\\x1b\]0;pwned\\x07\\x1b\[2J/, command);
+      assert.match(
+        stdout,
+        /X+…\[\+\d+ characters\]/,
+        `${command}: the long name cut, the cut shown`,
+      );
+      for (const name of ['e-utf16', 'f-good'])
+        assert.ok(stdout.includes(name), `${command}: ${name}`);
+    }
+  });
 });
