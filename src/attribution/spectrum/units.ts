@@ -1,0 +1,115 @@
+/**
+ * Spectrum analysis, stage one: every step of every run becomes an (agent, action, state) unit,
+ * offline, and units are matched across runs although their wording differs (FAMAS's abstraction,
+ * docs/SPECTRUM.md). The action is the tool the step called or what its message does (plan,
+ * delegate, code, run, error, answer, verify, report…); the state is the step's content with
+ * numbers, ids, paths and links masked, reduced to its key terms (those that set it apart from the
+ * task's other steps, by tf-idf over every run read). Steps of one agent and action whose key terms
+ * overlap enough (Jaccard) are one unit, clustered greedily in run order.
+ */
+import type { Step, StepRole, Trace } from '../../trace/model.js';
+import { actionOf } from './actions.js';
+import { termsOf } from './terms.js';
+
+/** One unit: who acts, how, and on what (its key terms, as first seen). */
+export interface Unit {
+  /** Stable within one analysis: `agent · action · terms`. */
+  key: string;
+  agent: string;
+  /** The role of its first occurrence's step (a task's own message is `human`). */
+  role: StepRole;
+  action: string;
+  /** Key terms of the unit's first occurrence. */
+  terms: string[];
+}
+
+/** A run cut into units: `steps[i]` is the unit index of step i (undefined for unread steps). */
+export interface RunUnits {
+  trace: Trace;
+  /** The unit (index into `units`) each step carries, by step position. */
+  steps: (number | undefined)[];
+}
+
+/** Every run read, cut into units that are shared across runs. */
+export interface Abstraction {
+  units: Unit[];
+  runs: RunUnits[];
+}
+
+/** Settings of the abstraction. */
+export interface UnitOptions {
+  /** Key terms kept per step (default 8). */
+  terms?: number;
+  /** Least key-term Jaccard overlap for two steps to be one unit (default 0.34). */
+  similarity?: number;
+}
+
+const DEFAULT_TERMS = 8;
+const DEFAULT_SIMILARITY = 0.34;
+
+/** Jaccard overlap of two sorted-free term lists. */
+export function jaccard(left: readonly string[], right: readonly string[]): number {
+  if (left.length === 0 && right.length === 0) return 1;
+  const set = new Set(left);
+  let shared = 0;
+  for (const term of right) if (set.has(term)) shared += 1;
+  return shared / (set.size + right.length - shared);
+}
+
+/** The steps that become units: every step a participant took (the task and prompts are not). */
+const readStep = (step: Step) =>
+  step.role !== 'system' && step.content.length + (step.toolCalls?.length ?? 0) > 0;
+
+/**
+ * Cuts every run into units shared across runs. Deterministic: the same runs in the same order
+ * give the same units.
+ */
+export function abstractRuns(traces: readonly Trace[], options: UnitOptions = {}): Abstraction {
+  const keep = options.terms ?? DEFAULT_TERMS;
+  const similarity = options.similarity ?? DEFAULT_SIMILARITY;
+  const stepTerms = termsOf(
+    traces.map((trace) => trace.steps.map((step) => (readStep(step) ? step.content : undefined))),
+    keep,
+  );
+  const units: Unit[] = [];
+  // The clusters of one agent and action: their leaders' terms, to compare a new step with.
+  const buckets = new Map<string, number[]>();
+  const runs = traces.map((trace, runIndex): RunUnits => {
+    const steps = trace.steps.map((step, stepIndex) => {
+      const terms = stepTerms[runIndex]![stepIndex];
+      if (terms === undefined) return undefined;
+      const action = actionOf(step);
+      const bucketKey = `${step.agent}\u0000${action}`;
+      const bucket = buckets.get(bucketKey) ?? [];
+      let best: number | undefined;
+      let bestOverlap = similarity;
+      for (const candidate of bucket) {
+        const overlap = jaccard(units[candidate]!.terms, terms);
+        if (overlap >= bestOverlap) {
+          best = candidate;
+          bestOverlap = overlap;
+        }
+      }
+      if (best !== undefined) return best;
+      units.push({
+        key: `${step.agent} · ${action} · ${terms.slice(0, 4).join(' ') || '-'}`,
+        agent: step.agent,
+        role: step.role,
+        action,
+        terms,
+      });
+      bucket.push(units.length - 1);
+      buckets.set(bucketKey, bucket);
+      return units.length - 1;
+    });
+    return { trace, steps };
+  });
+  // Two units may share a key (the same first terms, different rest): number the later ones.
+  const seen = new Map<string, number>();
+  for (const unit of units) {
+    const count = seen.get(unit.key) ?? 0;
+    seen.set(unit.key, count + 1);
+    if (count > 0) unit.key = `${unit.key} #${count + 1}`;
+  }
+  return { units, runs };
+}
