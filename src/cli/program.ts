@@ -17,6 +17,7 @@ import { registerOutcome } from './commands/outcome.js';
 import { registerProxy } from './commands/proxy.js';
 import { registerReplay } from './commands/replay.js';
 import { registerServer } from './commands/server.js';
+import { registerSpectrum } from './commands/spectrum.js';
 import { registerTrain } from './commands/train.js';
 import { registerVerify } from './commands/verify.js';
 
@@ -41,6 +42,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
   registerAttribute(program, setExit);
   registerInspect(program, setExit);
   registerDiff(program, setExit);
+  registerSpectrum(program, setExit);
   registerConvert(program, setExit);
   registerTrain(program, setExit);
   registerEval(program, setExit);
