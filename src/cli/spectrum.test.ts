@@ -5,7 +5,11 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { promisify } from 'node:util';
-import { pricingRuns } from '../attribution/spectrum/__fixtures__/runs.js';
+import {
+  asWhoAndWhen,
+  pricingRun,
+  pricingRuns,
+} from '../attribution/spectrum/__fixtures__/runs.js';
 import { ROOT } from '../../test/paths.js';
 
 const run = promisify(execFile);
@@ -88,5 +92,31 @@ describe('faultline spectrum', () => {
       mixed.stderr,
       /are of 2 tasks \(task-[0-9a-f]{12} \(13 runs\), task-[0-9a-f]{12} \(1 run\)\); pick one with --task ID/,
     );
+  });
+
+  it('is evaluated with eval --method spectrum over task folders of Who&When runs', async () => {
+    const root = join(process.env.FAULTLINE_HOME!, 'tasks');
+    const faults = ['researcher', 'researcher', 'researcher', 'analyst', 'none', 'none'] as const;
+    for (const item of ['widget', 'gadget', 'gizmo']) {
+      mkdirSync(join(root, item), { recursive: true });
+      faults.forEach((fault, index) => {
+        const labels = index === 0 ? { agent: 'Researcher', step: 2 } : undefined;
+        const record = asWhoAndWhen(pricingRun(index, fault, item), labels);
+        writeFileSync(join(root, item, `${index}.json`), JSON.stringify(record));
+      });
+    }
+    const { code, stdout, stderr } = await faultline(
+      'eval',
+      root,
+      '--method',
+      'spectrum,first-agent',
+    );
+    assert.equal(code, 0, stderr);
+    assert.match(
+      stdout,
+      /\| spectrum \(with GT\) \| Algorithm-Generated \| 3 \| 100\.0% \[100\.0, 100\.0\] \| 100\.0%/,
+    );
+    assert.match(stdout, /\| first-agent \(with GT\) \| Algorithm-Generated \| 3 \| 0\.0%/);
+    assert.match(stdout, /15 trace\(s\) without agent and step labels were skipped/);
   });
 });

@@ -16,13 +16,22 @@ export const SPECTRUM = 'spectrum';
 export const NEEDS_RUNS =
   'the spectrum method compares the failed run with other runs of the same task: give them with --runs FOLDER (faultline rerun records them)';
 
-/** The run list the analysis reads: the siblings (the run itself left out), then the run. */
-export function runsWith(trace: Trace, runs: readonly Trace[]): { runs: Trace[]; failed: Trace } {
+/**
+ * The run list the analysis reads: the siblings (the run itself left out), then the run. When no
+ * sibling says how it ended, they are counted as failing, as FAMAS counts the repeats of a failed
+ * task that its checker did not pass (`assumed` says so).
+ */
+export function runsWith(
+  trace: Trace,
+  runs: readonly Trace[],
+): { runs: Trace[]; failed: Trace; assumed: boolean } {
   const failed: Trace = trace.outcome === 'failure' ? trace : { ...trace, outcome: 'failure' };
-  const others = runs.filter(
+  let others = runs.filter(
     (run) => run !== trace && !(run.id === trace.id && run.source === trace.source),
   );
-  return { runs: [...others, failed], failed };
+  const assumed = others.length > 0 && others.every((run) => run.outcome === 'unknown');
+  if (assumed) others = others.map((run) => ({ ...run, outcome: 'failure' as const }));
+  return { runs: [...others, failed], failed, assumed };
 }
 
 /** Creates the `spectrum` method with the given analysis settings. */
@@ -35,8 +44,12 @@ export function createSpectrumMethod(
       'spectrum analysis (FAMAS): the units of the run that recur in failing runs of its task and not in passing ones (needs --runs)',
     async attribute(trace, options = {}) {
       if (!options.runs || options.runs.length === 0) throw new UserError(NEEDS_RUNS);
-      const { runs, failed } = runsWith(trace, options.runs);
+      const { runs, failed, assumed } = runsWith(trace, options.runs);
       const result = analyseSpectrum(runs, { ...settings, failed });
+      if (assumed)
+        result.notes.unshift(
+          'no other run of the task says how it ended: all were counted as failing',
+        );
       const spectrum = summariseSpectrum(result);
       const top = result.failed.steps[0];
       if (!top || !result.verdict)

@@ -9,13 +9,17 @@ import type { Trace } from '../../../trace/model.js';
 const WORDING = ['found', 'located', 'got'];
 
 /** One run: `fault` says which agent errs, if any. */
-export function pricingRun(index: number, fault: 'researcher' | 'analyst' | 'none'): Trace {
+export function pricingRun(
+  index: number,
+  fault: 'researcher' | 'analyst' | 'none',
+  item = 'widget',
+): Trace {
   const price = 100 + index * 7;
   const word = WORDING[index % WORDING.length]!;
   const research =
     fault === 'researcher'
-      ? `I ${word} an archived catalogue page from 2019 listing the widget at ${price} euros; using that outdated figure (ref ${index}a7f3c2b9).`
-      : `I ${word} the vendor's current price sheet: the widget costs ${price} dollars today (ref ${index}b8e4d1a0).`;
+      ? `I ${word} an archived catalogue page from 2019 listing the ${item} at ${price} euros; using that outdated figure (ref ${index}a7f3c2b9).`
+      : `I ${word} the vendor's current price sheet: the ${item} costs ${price} dollars today (ref ${index}b8e4d1a0).`;
   const analysis =
     fault === 'analyst'
       ? `Total with tax: ${price} + ${price} * 0.2 = ${price * 2}. I multiplied the tax rate twice by mistake.`
@@ -23,17 +27,17 @@ export function pricingRun(index: number, fault: 'researcher' | 'analyst' | 'non
   return buildTrace({
     id: `run-${index}`,
     format: 'test',
-    question: 'What does the widget cost with tax?',
+    question: `What does the ${item} cost with tax?`,
     outcome: fault === 'none' ? 'success' : 'failure',
     steps: [
-      { speaker: 'user', role: 'human', content: 'What does the widget cost with tax?' },
+      { speaker: 'user', role: 'human', content: `What does the ${item} cost with tax?` },
       {
         speaker: 'Planner',
         content: 'Plan: 1. the researcher finds the price 2. the analyst adds tax 3. report',
       },
       { speaker: 'Researcher', content: research },
       { speaker: 'Analyst', content: analysis },
-      { speaker: 'Planner', content: `FINAL ANSWER: the widget costs about ${price} with tax.` },
+      { speaker: 'Planner', content: `FINAL ANSWER: the ${item} costs about ${price} with tax.` },
     ],
   });
 }
@@ -46,4 +50,26 @@ export function pricingRuns(researcher: number, analyst: number, passing: number
     ...Array.from({ length: passing }, () => 'none' as const),
   ];
   return faults.map((fault, index) => pricingRun(index, fault));
+}
+
+/**
+ * A run as a Who&When record: `is_correct` from its outcome, and the labels when given (the failed
+ * run under study carries them, its repeats do not).
+ */
+export function asWhoAndWhen(
+  trace: Trace,
+  labels?: { agent: string; step: number },
+): Record<string, unknown> {
+  return {
+    question: trace.question,
+    is_correct: trace.outcome === 'success',
+    history: trace.steps.map((step) => ({
+      role: step.role === 'human' ? 'user' : 'assistant',
+      name: step.speaker,
+      content: step.content,
+    })),
+    ...(labels
+      ? { mistake_agent: labels.agent, mistake_step: String(labels.step), mistake_reason: 'x' }
+      : {}),
+  };
 }
