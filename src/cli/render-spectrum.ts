@@ -20,6 +20,17 @@ export function renderSpectrum(result: SpectrumResult, task: string, top = 10): 
         (unit) =>
           `  ${fixed(unit.score).padStart(7)}  ${`${unit.failingRuns}/${runs.failing}`.padStart(7)}  ${`${unit.passingRuns}/${runs.passing}`.padStart(7)}  ${unit.key}`,
       ),
+    ...(result.departures.length > 0
+      ? [
+          'where failing runs first part from passing ones',
+          ...result.departures
+            .slice(0, 5)
+            .map(
+              (origin) =>
+                `  ${origin.unit}: first departure of ${origin.runs} of ${runs.failing} failing runs`,
+            ),
+        ]
+      : []),
     `agents  ${result.agents.map((entry) => `${entry.agent} ${fixed(entry.score)}`).join(', ') || '(none)'}`,
     `failed run ${result.failed.source ?? result.failed.id}`,
     // Steps whose units do not set failing runs apart (score 0) are left out, unless all are.

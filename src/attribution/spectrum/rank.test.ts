@@ -5,6 +5,23 @@ import { analyseSpectrum, countsText } from './rank.js';
 import { abstractRuns } from './units.js';
 
 describe('abstractRuns', () => {
+  it('keeps a figure that recurs across runs as a term, and tells units apart by it', () => {
+    const said = (index: number, price: string) => ({
+      ...pricingRun(index, 'none'),
+      steps: [{ ...pricingRun(index, 'none').steps[2]!, content: `unit price: ${price} USD` }],
+    });
+    const { runs } = abstractRuns([
+      said(0, '15.00'),
+      said(1, '15.00'),
+      said(2, '12.50'),
+      said(3, '12.50'),
+    ]);
+    assert.deepEqual(
+      runs.map((run) => run.steps[0]),
+      [0, 0, 1, 1],
+    );
+  });
+
   it('makes one unit of steps worded differently, with other numbers and ids', () => {
     const runs = [pricingRun(0, 'researcher'), pricingRun(1, 'researcher'), pricingRun(2, 'none')];
     const { runs: cut, units } = abstractRuns(runs);
@@ -37,6 +54,13 @@ describe('analyseSpectrum', () => {
       (unit) => unit.agent !== 'Researcher' && unit.failingRuns > 0 && unit.passingRuns === 0,
     );
     assert.equal(second?.agent, 'Analyst');
+    assert.deepEqual(
+      result.departures.map((origin) => [origin.agent, origin.runs]),
+      [
+        ['Researcher', 7],
+        ['Analyst', 3],
+      ],
+    );
     const analystRun = analyseSpectrum(runs, { failed: runs[8] });
     assert.deepEqual(analystRun.verdict, { agent: 'Analyst', step: 3 });
   });

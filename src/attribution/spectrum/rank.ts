@@ -18,6 +18,7 @@ import {
   shareFactor,
 } from './formulas.js';
 import { abstractRuns, type UnitOptions } from './units.js';
+import { departures, type Origin } from './origins.js';
 import { tallyUnits, type UnitTally } from './tally.js';
 
 /** Settings of a spectrum analysis. */
@@ -63,6 +64,8 @@ export interface SpectrumResult {
   runs: { failing: number; passing: number; unknown: number };
   /** Every unit, most suspicious first. */
   units: RankedUnit[];
+  /** Where failing runs first part from the passing ones, most runs first (origins.ts). */
+  departures: Origin[];
   /** Agents of the failed run, by their most suspicious step there. */
   agents: { agent: string; score: number }[];
   /** The failed run studied and its steps, most suspicious first (ties: earliest first). */
@@ -188,6 +191,7 @@ export function analyseSpectrum(
     formula: (options.formula ?? DEFAULT_FORMULA).toLowerCase(),
     runs,
     units,
+    departures: departures(abstraction, tally),
     agents,
     failed: {
       id: failedRun.id,

@@ -9,7 +9,7 @@
  */
 import type { Step, StepRole, Trace } from '../../trace/model.js';
 import { actionOf } from './actions.js';
-import { termsOf } from './terms.js';
+import { callShape, isNumberTerm, termsOf, type StepText } from './terms.js';
 
 /** One unit: who acts, how, and on what (its key terms, as first seen). */
 export interface Unit {
@@ -40,12 +40,12 @@ export interface Abstraction {
 export interface UnitOptions {
   /** Key terms kept per step (default 8). */
   terms?: number;
-  /** Least key-term Jaccard overlap for two steps to be one unit (default 0.34). */
+  /** Least key-term Jaccard overlap for two steps to be one unit (default 0.5). */
   similarity?: number;
 }
 
 const DEFAULT_TERMS = 8;
-const DEFAULT_SIMILARITY = 0.34;
+const DEFAULT_SIMILARITY = 0.5;
 
 /** Jaccard overlap of two sorted-free term lists. */
 export function jaccard(left: readonly string[], right: readonly string[]): number {
@@ -60,6 +60,15 @@ export function jaccard(left: readonly string[], right: readonly string[]): numb
 const readStep = (step: Step) =>
   step.role !== 'system' && step.content.length + (step.toolCalls?.length ?? 0) > 0;
 
+/** What a step's state is read from: its content and its tool calls, each call's shape kept. */
+function stepText(step: Step): StepText {
+  const calls = step.toolCalls ?? [];
+  return {
+    text: [step.content, ...calls.map((call) => `${call.name} ${call.arguments}`)].join('\n'),
+    forced: calls.map((call) => callShape(call.name, call.arguments)),
+  };
+}
+
 /**
  * Cuts every run into units shared across runs. Deterministic: the same runs in the same order
  * give the same units.
@@ -68,7 +77,7 @@ export function abstractRuns(traces: readonly Trace[], options: UnitOptions = {}
   const keep = options.terms ?? DEFAULT_TERMS;
   const similarity = options.similarity ?? DEFAULT_SIMILARITY;
   const stepTerms = termsOf(
-    traces.map((trace) => trace.steps.map((step) => (readStep(step) ? step.content : undefined))),
+    traces.map((trace) => trace.steps.map((step) => (readStep(step) ? stepText(step) : undefined))),
     keep,
   );
   const units: Unit[] = [];
@@ -83,7 +92,10 @@ export function abstractRuns(traces: readonly Trace[], options: UnitOptions = {}
       const bucket = buckets.get(bucketKey) ?? [];
       let best: number | undefined;
       let bestOverlap = similarity;
+      const numbers = terms.filter(isNumberTerm).join(' ');
       for (const candidate of bucket) {
+        // Steps that state different recurring figures are different states (15.00 is not 12.50).
+        if (units[candidate]!.terms.filter(isNumberTerm).join(' ') !== numbers) continue;
         const overlap = jaccard(units[candidate]!.terms, terms);
         if (overlap >= bestOverlap) {
           best = candidate;
