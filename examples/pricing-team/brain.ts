@@ -9,11 +9,16 @@
  * (the total becomes 49.00 instead of 41.50). It also answers faultline's fix requests as a model
  * that knows the researcher's right report, and rewrites every other step as it was.
  *
+ * With `errors` (random-errors.ts) it errs at random, seeded, as a real model does on some runs and
+ * not others: the researcher misreports the price on some runs, the analyst leaves the handling fee
+ * out of its calculation on others, and some runs pass.
+ *
  * It reads requests through faultline's own wire readers, so one brain serves Chat Completions
  * and the Responses API, streamed or not, whichever framework sends them.
  */
 import { wireApiFor } from '../../src/recording/wire/registry.js';
 import type { HistoryItem, ReplyContent } from '../../src/recording/wire/types.js';
+import type { RandomErrors } from './random-errors.js';
 
 type Role = 'coordinator' | 'researcher' | 'analyst';
 
@@ -66,7 +71,13 @@ export const report = (price: string, fault: boolean) =>
   `unit price: ${fault ? '15.00' : money(price)} USD`;
 
 /** One agent's next step. */
-function step(role: Role, items: HistoryItem[], tools: string[], fault: boolean): ReplyContent {
+function step(
+  role: Role,
+  items: HistoryItem[],
+  tools: string[],
+  fault: boolean,
+  errors: RandomErrors | undefined,
+): ReplyContent {
   const call = (name: string, args: unknown) => ({
     text: '',
     toolCalls: [{ id: callId(role, items), name, arguments: JSON.stringify(args) }],
@@ -83,13 +94,17 @@ function step(role: Role, items: HistoryItem[], tools: string[], fault: boolean)
     if (price === undefined) return call('lookup_price', { item: 'widget' });
     const handoff = handoffTo(tools, 'analyst');
     return {
-      text: report(price, fault),
+      text: report(price, fault || errors?.researcherErrs() === true),
       toolCalls: handoff ? [{ id: callId(role, items), name: handoff, arguments: '{}' }] : [],
     };
   }
   const value = lastResult(items, 'calculate');
   if (value !== undefined) return { text: `TOTAL: ${money(value)} USD`, toolCalls: [] };
   const price = lastSaid(items, UNIT_PRICE) ?? '0';
+  // The analyst's mistake, drawn on runs whose report was right (each run errs once at most): the
+  // handling fee left out.
+  if (price !== '15.00' && errors?.analystErrs() === true)
+    return call('calculate', { expression: `3 * ${price}` });
   return call('calculate', { expression: `3 * ${price} + 4` });
 }
 
@@ -120,6 +135,7 @@ export function pricingAnswer(
   path: string,
   body: Record<string, unknown>,
   fault: boolean,
+  errors?: RandomErrors,
 ): ReplyContent {
   const api = wireApiFor(path.split('?')[0]!);
   if (!api) return { text: `not a model call: ${path}`, toolCalls: [] };
@@ -128,5 +144,5 @@ export function pricingAnswer(
     return fixFor(request.items.map((item) => item.text).join('\n'));
   const role = roleOf(request.system);
   if (!role) return { text: 'I only play the pricing team.', toolCalls: [] };
-  return step(role, request.items, toolNames(body), fault);
+  return step(role, request.items, toolNames(body), fault, errors);
 }

@@ -27,7 +27,7 @@ export function renderSpectrum(result: SpectrumResult, task: string, top = 10): 
             .slice(0, 5)
             .map(
               (origin) =>
-                `  ${origin.unit}: first departure of ${origin.runs} of ${runs.failing} failing runs`,
+                `  step ${origin.step}  ${origin.unit}: first departure of ${origin.runs} of ${runs.failing} failing runs`,
             ),
         ]
       : []),

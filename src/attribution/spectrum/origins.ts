@@ -6,9 +6,11 @@
  * never a run's first departure, so this view names each kind of error once. Without passing runs
  * there is nothing to part from, and the list is empty.
  */
-import { onTeam } from '../../trace/agents.js';
 import type { UnitTally } from './tally.js';
 import type { Abstraction } from './units.js';
+
+/** A step an agent of the team took (not the task, nor a tool's output). */
+const actedByTeam = (role: string) => role === 'agent';
 
 /** A unit at which failing runs first depart, and in how many. */
 export interface Origin {
@@ -18,6 +20,8 @@ export interface Origin {
   runs: number;
   /** Failing runs holding it at all. */
   failingRuns: number;
+  /** The step at which it is most often the first departure (the earliest such, on a tie). */
+  step: number;
 }
 
 /** The units at which failing runs first depart from the passing ones, most runs first. */
@@ -25,20 +29,31 @@ export function departures(abstraction: Abstraction, tally: UnitTally): Origin[]
   if (tally.totalPassing === 0) return [];
   const suspect = (unit: number) =>
     tally.counts[unit]!.passing.length === 0 && tally.counts[unit]!.failing.length >= 2;
-  const firsts = new Map<number, number>();
+  const firsts = new Map<number, number[]>();
   for (const run of abstraction.runs) {
     if (run.trace.outcome !== 'failure') continue;
-    const first = run.steps.find(
-      (unit, index) => unit !== undefined && onTeam(run.trace.steps[index]!) && suspect(unit),
+    const index = run.steps.findIndex(
+      (unit, position) =>
+        unit !== undefined && actedByTeam(run.trace.steps[position]!.role) && suspect(unit),
     );
-    if (first !== undefined) firsts.set(first, (firsts.get(first) ?? 0) + 1);
+    if (index === -1) continue;
+    const unit = run.steps[index]!;
+    firsts.set(unit, [...(firsts.get(unit) ?? []), index]);
   }
   return [...firsts]
-    .map(([unit, runs]) => ({
+    .map(([unit, steps]) => ({
       unit: abstraction.units[unit]!.key,
       agent: abstraction.units[unit]!.agent,
-      runs,
+      runs: steps.length,
       failingRuns: tally.counts[unit]!.failing.length,
+      step: mostCommon(steps),
     }))
     .sort((left, right) => right.runs - left.runs || right.failingRuns - left.failingRuns);
+}
+
+/** The most common of some numbers, the smallest on a tie. */
+function mostCommon(values: readonly number[]): number {
+  const counts = new Map<number, number>();
+  for (const value of values) counts.set(value, (counts.get(value) ?? 0) + 1);
+  return [...counts].sort((left, right) => right[1] - left[1] || left[0] - right[0])[0]![0];
 }

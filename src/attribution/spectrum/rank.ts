@@ -6,7 +6,7 @@
  * not vary enough to conclude. A pure function of the runs: no model, no file, no clock.
  */
 import { UserError } from '../../errors.js';
-import { blamableSteps, onTeam } from '../../trace/agents.js';
+import { blamableSteps } from '../../trace/agents.js';
 import type { Trace } from '../../trace/model.js';
 import {
   activationFactor,
@@ -17,7 +17,7 @@ import {
   repeatWeight,
   shareFactor,
 } from './formulas.js';
-import { abstractRuns, type UnitOptions } from './units.js';
+import { abstractRuns, type Abstraction, type UnitOptions } from './units.js';
 import { departures, type Origin } from './origins.js';
 import { tallyUnits, type UnitTally } from './tally.js';
 
@@ -152,15 +152,22 @@ export function analyseSpectrum(
     passing: tally.totalPassing,
     unknown: traces.length - tally.totalFailing - tally.totalPassing,
   };
+  const position = firstPositions(abstraction);
+  // Ties go to the unit that comes earlier in the runs: an error's consequences (a tool's output
+  // of a wrong input, a total passed on) follow it and hold the same counts.
   const units: RankedUnit[] = abstraction.units
-    .flatMap((unit, index) => (onTeam(unit) ? [{ unit, index }] : []))
+    .flatMap((unit, index) => (blamable(unit) ? [{ unit, index }] : []))
+    .sort(
+      (left, right) =>
+        scores[right.index]! - scores[left.index]! ||
+        position[left.index]! - position[right.index]!,
+    )
     .map(({ unit, index }) => ({
       ...unit,
       failingRuns: tally.counts[index]!.failing.length,
       passingRuns: tally.counts[index]!.passing.length,
       score: scores[index]!,
-    }))
-    .sort((left, right) => right.score - left.score);
+    }));
   const studied = abstraction.runs[traces.indexOf(failedRun)]!;
   const occurrences = new Map<number, number>();
   for (const unit of studied.steps)
@@ -204,6 +211,24 @@ export function analyseSpectrum(
   };
 }
 
+/** Units an agent of the team took: not the task, the framework's messages or a tool's output. */
+const blamable = (unit: { role: string }) => unit.role === 'agent';
+
+/** Each unit's mean step of first occurrence over the runs holding it. */
+function firstPositions(abstraction: Abstraction): number[] {
+  const sums = abstraction.units.map(() => ({ total: 0, runs: 0 }));
+  for (const run of abstraction.runs) {
+    const seen = new Set<number>();
+    run.steps.forEach((unit, index) => {
+      if (unit === undefined || seen.has(unit)) return;
+      seen.add(unit);
+      sums[unit]!.total += index;
+      sums[unit]!.runs += 1;
+    });
+  }
+  return sums.map(({ total, runs }) => (runs === 0 ? 0 : total / runs));
+}
+
 /** Why the answer may not hold: too few runs, no passing run, a tie between agents. */
 function notesOn(
   runs: SpectrumResult['runs'],
@@ -225,11 +250,24 @@ function notesOn(
   if (steps.length === 0) {
     conclusive = false;
     lines.push('the failed run has no step by an agent to blame');
-  } else if (agents.length > 1 && agents[1]!.score >= agents[0]!.score * (1 - 1e-9)) {
-    conclusive = false;
-    lines.push(
-      `the runs do not vary enough to conclude: ${agents[0]!.agent} and ${agents[1]!.agent} score the same`,
-    );
+  } else if (
+    agents.length > 1 &&
+    agents[1]!.score > 0 &&
+    agents[1]!.score >= agents[0]!.score * (1 - 1e-9)
+  ) {
+    // With passing runs, a later step with the same counts as the named one is most often its
+    // consequence (a total computed from a wrong price): the earlier step is named, and said so.
+    const later = steps.find((step) => step.agent === agents[1]!.agent)!;
+    if (runs.passing > 0 && later.step > steps[0]!.step && steps[0]!.score > 0)
+      lines.push(
+        `${agents[1]!.agent}'s step ${later.step} has the same counts; it comes later, so it is taken for a consequence`,
+      );
+    else {
+      conclusive = false;
+      lines.push(
+        `the runs do not vary enough to conclude: ${agents[0]!.agent} and ${agents[1]!.agent} score the same`,
+      );
+    }
   } else if (
     steps.every((step) => step.failingRuns === runs.failing && step.passingRuns === runs.passing)
   ) {

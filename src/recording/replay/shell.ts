@@ -18,6 +18,8 @@ export interface ShellOptions {
   output: 'stderr' | 'kept';
   /** Called when it runs past `timeoutMs`, before it is stopped. */
   onTimeout?: () => void;
+  /** Stops the command and everything it started when aborted (Ctrl-C in `faultline rerun`). */
+  signal?: AbortSignal;
 }
 
 /** Runs a shell command; resolves with its exit code (null: stopped) and its kept output. */
@@ -39,20 +41,26 @@ export function runShell(
     };
     child.stdout?.on('data', keep);
     child.stderr?.on('data', keep);
-    const timer = setTimeout(() => {
-      options.onTimeout?.();
+    const stop = () => {
       try {
         process.kill(-child.pid!, 'SIGTERM');
       } catch {
         child.kill('SIGTERM');
       }
+    };
+    const timer = setTimeout(() => {
+      options.onTimeout?.();
+      stop();
     }, options.timeoutMs);
+    if (options.signal?.aborted) stop();
+    options.signal?.addEventListener('abort', stop, { once: true });
     child.once('error', (error) => {
       clearTimeout(timer);
       reject(new UserError(`${name} could not start: ${error.message}`));
     });
     child.once('close', (code) => {
       clearTimeout(timer);
+      options.signal?.removeEventListener('abort', stop);
       resolve({ code, output });
     });
   });
