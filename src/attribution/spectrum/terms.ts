@@ -29,16 +29,19 @@ function numberTerm(text: string): string {
 export function maskVolatile(text: string): string {
   return text
     .replace(/\bhttps?:\/\/\S+/gi, ' link ')
-    .replace(/(?:\.{0,2}\/)?(?:[\w.-]+\/)+[\w.-]+/g, ' path ')
+    .replace(/(?<![\w./-])(?:\.{0,2}\/)?(?:[\w.-]+\/)+[\w.-]+/g, ' path ')
     .replace(/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi, ' id ')
     .replace(/\b(?=[a-z_]*\d)[0-9a-f_-]{8,}\b/gi, ' id ')
     .replace(/\d+(?:[.,]\d+)*/g, numberTerm);
 }
 
+/** Characters of a step read for its state: its opening says what it does and on what. */
+const TEXT_READ = 2000;
+
 /** The words and number terms of a masked text, lower-cased, without stopwords and short words. */
 export function wordsOf(text: string): string[] {
   const words =
-    maskVolatile(text.slice(0, 4000))
+    maskVolatile(text.slice(0, TEXT_READ))
       .toLowerCase()
       .match(/#[\d.e+-]+|[a-z][a-z_']{2,}/g) ?? [];
   return words.filter((word) => !STOPWORDS.has(word));

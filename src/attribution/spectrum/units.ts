@@ -47,13 +47,12 @@ export interface UnitOptions {
 const DEFAULT_TERMS = 8;
 const DEFAULT_SIMILARITY = 0.5;
 
-/** Jaccard overlap of two sorted-free term lists. */
-export function jaccard(left: readonly string[], right: readonly string[]): number {
-  if (left.length === 0 && right.length === 0) return 1;
-  const set = new Set(left);
+/** Jaccard overlap of a set of distinct terms and a list of distinct terms. */
+export function jaccard(left: ReadonlySet<string>, right: readonly string[]): number {
+  if (left.size === 0 && right.length === 0) return 1;
   let shared = 0;
-  for (const term of right) if (set.has(term)) shared += 1;
-  return shared / (set.size + right.length - shared);
+  for (const term of right) if (left.has(term)) shared += 1;
+  return shared / (left.size + right.length - shared);
 }
 
 /** The steps that become units: every step a participant took (the task and prompts are not). */
@@ -83,6 +82,7 @@ export function abstractRuns(traces: readonly Trace[], options: UnitOptions = {}
   const units: Unit[] = [];
   // The clusters of one agent and action: their leaders' terms, to compare a new step with.
   const buckets = new Map<string, number[]>();
+  const leaders: { terms: Set<string>; numbers: string }[] = [];
   const runs = traces.map((trace, runIndex): RunUnits => {
     const steps = trace.steps.map((step, stepIndex) => {
       const terms = stepTerms[runIndex]![stepIndex];
@@ -95,14 +95,16 @@ export function abstractRuns(traces: readonly Trace[], options: UnitOptions = {}
       const numbers = terms.filter(isNumberTerm).join(' ');
       for (const candidate of bucket) {
         // Steps that state different recurring figures are different states (15.00 is not 12.50).
-        if (units[candidate]!.terms.filter(isNumberTerm).join(' ') !== numbers) continue;
-        const overlap = jaccard(units[candidate]!.terms, terms);
+        const leader = leaders[candidate]!;
+        if (leader.numbers !== numbers) continue;
+        const overlap = jaccard(leader.terms, terms);
         if (overlap >= bestOverlap) {
           best = candidate;
           bestOverlap = overlap;
         }
       }
       if (best !== undefined) return best;
+      leaders.push({ terms: new Set(terms), numbers });
       units.push({
         key: `${step.agent} · ${action} · ${terms.slice(0, 4).join(' ') || '-'}`,
         agent: step.agent,
