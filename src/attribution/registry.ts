@@ -7,6 +7,7 @@ import { createOfflineMethod } from './offline/attribute/attributor.js';
 import { divergeMethod } from './diverge/method.js';
 import { firstAgentMethod } from './first-agent.js';
 import { spectrumMethod } from './spectrum/method.js';
+import { COMBINED, createCombinedMethod } from './spectrum/combined.js';
 import type { AttributionMethod } from './method.js';
 
 /** Options that choose and configure a method. */
@@ -45,6 +46,14 @@ const factories = new Map<string, MethodEntry>([
   [
     spectrumMethod.name,
     { description: spectrumMethod.description, create: () => spectrumMethod, needsRuns: true },
+  ],
+  [
+    COMBINED,
+    {
+      description: createCombinedMethod().description,
+      create: (options) => createCombinedMethod(options.modelPath),
+      needsRuns: true,
+    },
   ],
   ...llmMethodNames().map(({ name, description }): [string, MethodEntry] => [
     name,
