@@ -14,7 +14,7 @@ import {
   upstreamUrl,
 } from './forward.js';
 import { headerValue } from './guard.js';
-import { AGENT_HEADER, identifyAgent, RUN_HEADER } from '../record/identify.js';
+import { AGENT_HEADER, identifyAgent, RUN_HEADER, TASK_HEADER } from '../record/identify.js';
 import { sendJson } from './http.js';
 import { injectReply } from './inject.js';
 import { addsLogprobs, withLogprobs } from './logprobs.js';
@@ -63,6 +63,8 @@ async function openCall(context: ProxyContext, incoming: IncomingCall): Promise<
   let call: CallHandle;
   try {
     builder = await options.recorder.run(runId);
+    const task = headerValue(request.headers[TASK_HEADER]);
+    if (task) builder.task = task;
     call = builder.begin({ agent, agentSource: source, api: api.name, request: view });
   } catch (error) {
     if (automatic) clock.end(runId);

@@ -23,6 +23,9 @@ export const AGENT_HEADER = 'x-faultline-agent';
 /** Header naming the run a call belongs to. */
 export const RUN_HEADER = 'x-faultline-run';
 
+/** The header that names the task a call's run is a run of (runs of one task are compared). */
+export const TASK_HEADER = 'x-faultline-task';
+
 /** Where an agent's name came from. */
 export type AgentSource =
   'header' | 'body' | 'handoff' | 'history-name' | 'system-prompt' | 'fingerprint';

@@ -84,6 +84,8 @@ export class RunBuilder {
   private readonly agentCalls = new Map<string, number>();
   private calls = 0;
   private question: string | undefined;
+  /** The run's task (the `x-faultline-task` header), else the one the options give. */
+  task: string | undefined;
   private startedAt: string;
   /** The run's outcome, once someone says it. */
   outcome: TraceOutcome = 'unknown';
@@ -261,7 +263,7 @@ export class RunBuilder {
       ...(this.question ? { question: this.question } : {}),
       steps,
       metadata: {
-        ...(this.options.task ? { task: this.options.task } : {}),
+        ...((this.task ?? this.options.task) ? { task: this.task ?? this.options.task } : {}),
         recording: {
           version: RECORDING_VERSION,
           run: this.id,
