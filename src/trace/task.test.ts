@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { buildTrace } from './build-trace.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT } from '../../test/paths.js';
+import { importTraceText } from './load.js';
 import { outcomeFromPath, taskFingerprint, taskOf } from './task.js';
 
 const run = (content: string, metadata: Record<string, unknown> = {}) =>
@@ -39,5 +43,20 @@ describe('outcomeFromPath', () => {
     assert.equal(outcomeFromPath('failed/passed/r1.json'), 'success');
     assert.equal(outcomeFromPath('runs/r1.json'), 'unknown');
     assert.equal(outcomeFromPath('failed.json'), 'unknown');
+  });
+});
+
+describe('a task named on OpenTelemetry spans', () => {
+  it('is read from the faultline.task attribute into metadata.task', async () => {
+    const document = JSON.parse(
+      readFileSync(join(ROOT, 'examples/formats/otlp-genai-semconv.json'), 'utf8'),
+    ) as { resourceSpans: { scopeSpans: { spans: { attributes: unknown[] }[] }[] }[] };
+    document.resourceSpans[0]!.scopeSpans[0]!.spans[0]!.attributes.push({
+      key: 'faultline.task',
+      value: { stringValue: 'refund-policy' },
+    });
+    const [trace] = await importTraceText(JSON.stringify(document), 'run.json');
+    assert.equal(trace!.metadata.task, 'refund-policy');
+    assert.equal(taskOf(trace!), 'refund-policy');
   });
 });

@@ -42,6 +42,20 @@ export function taskOf(trace: Pick<Trace, 'question' | 'steps' | 'metadata'>): s
   return text === undefined ? undefined : taskFingerprint(text);
 }
 
+/** The span attribute (or resource attribute) that names a run's task in OpenTelemetry. */
+export const TASK_ATTRIBUTE = 'faultline.task';
+
+/** The task the spans of a run name (`faultline.task` on a span or its resource), if any. */
+export function taskFromSpans(
+  spans: readonly { attributes: Record<string, unknown>; resource?: Record<string, unknown> }[],
+): string | undefined {
+  for (const span of spans) {
+    const value = span.attributes[TASK_ATTRIBUTE] ?? span.resource?.[TASK_ATTRIBUTE];
+    if (typeof value === 'string' && value !== '') return value;
+  }
+  return undefined;
+}
+
 const PASSED_FOLDER = /^(?:pass|passed|passing|success|succeeded|ok)$/i;
 const FAILED_FOLDER = /^(?:fail|failed|failing|failure)$/i;
 

@@ -3,6 +3,7 @@
  * or as Phoenix's REST `GET /v1/projects/{p}/spans` answer. Kinds come from
  * `openinference.span.kind`; LLM messages are flattened as `llm.output_messages.{i}.message.*`.
  */
+import { taskFromSpans } from '../task.js';
 import { buildTrace } from '../build-trace.js';
 import { argumentsText, isObject, parseJsonOr, textOf, type TraceFormat } from '../format.js';
 import { callsText } from '../step-text.js';
@@ -170,6 +171,7 @@ export const openInferenceFormat: TraceFormat = {
     const steps = withQuestionStep(question, fromSpans);
     requireSteps(steps, context.file, NAME, 'spans');
     const note = noAgentNote(fromSpans);
+    const task = taskFromSpans(spans);
     return [
       buildTrace({
         id: root?.traceId || context.id,
@@ -179,7 +181,7 @@ export const openInferenceFormat: TraceFormat = {
         // A run whose outermost span failed ended on that failure.
         outcome: roots.some((span) => span.error) ? 'failure' : 'unknown',
         steps,
-        ...(note.note ? { metadata: note } : {}),
+        ...(note.note || task ? { metadata: { ...note, ...(task ? { task } : {}) } } : {}),
       }),
     ];
   },
