@@ -11,6 +11,9 @@ import {
   pricingRuns,
 } from '../attribution/spectrum/__fixtures__/runs.js';
 import { ROOT } from '../../test/paths.js';
+import { databaseLocation } from '../config.js';
+import { openDatabase } from '../store/database.js';
+import { RunStore } from '../store/runs.js';
 
 const run = promisify(execFile);
 const CLI = join(ROOT, 'src/cli/index.ts');
@@ -118,5 +121,23 @@ describe('faultline spectrum', () => {
     );
     assert.match(stdout, /\| first-agent \(with GT\) \| Algorithm-Generated \| 3 \| 0\.0%/);
     assert.match(stdout, /15 trace\(s\) without agent and step labels were skipped/);
+  });
+
+  it('reads the runs of a task from the store', async () => {
+    const db = await openDatabase(databaseLocation());
+    try {
+      const store = new RunStore(db);
+      for (const trace of pricingRuns(4, 0, 3))
+        await store.save({ ...trace, id: `stored-${trace.id}`, metadata: { task: 'nightly' } });
+    } finally {
+      await db.close();
+    }
+    const { code, stdout, stderr } = await faultline('spectrum', '--task', 'nightly');
+    assert.equal(code, 0, stderr);
+    assert.match(stdout, /^task nightly: 4 failing, 3 passing/);
+    assert.match(stdout, /verdict Researcher at step 2/);
+    const none = await faultline('spectrum', '--task', 'weekly');
+    assert.equal(none.code, 2);
+    assert.match(none.stderr, /the store holds no run of task weekly/);
   });
 });

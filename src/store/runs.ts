@@ -7,6 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { QueryCreator } from 'kysely';
+import { taskOf } from '../trace/task.js';
 import { traceHash } from '../trace/hash.js';
 import type { Trace, TraceOutcome } from '../trace/model.js';
 import type { Db, Queries } from './database.js';
@@ -136,6 +137,7 @@ export class RunStore {
           .set((builder) => ({
             outcome,
             file: options.file ?? builder.ref('file'),
+            task: taskOf(stored) ?? null,
             updated_at: now,
           }))
           .where('run_id', '=', trace.id)
@@ -162,6 +164,7 @@ export class RunStore {
             trace_id: traceId,
             file: options.file ?? null,
             outcome,
+            task: taskOf(stored) ?? null,
             created_at: now,
             updated_at: now,
           })

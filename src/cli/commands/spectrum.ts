@@ -6,6 +6,7 @@
 import type { Command } from 'commander';
 import { FORMULAS, DEFAULT_FORMULA } from '../../attribution/spectrum/formulas.js';
 import { analyseSpectrum } from '../../attribution/spectrum/rank.js';
+import { databaseLocation } from '../../config.js';
 import { UserError } from '../../errors.js';
 import type { Trace } from '../../trace/model.js';
 import { finishBatch } from '../batch.js';
@@ -40,6 +41,29 @@ function pickFailed(runs: readonly Trace[], name: string | undefined): Trace | u
   return found;
 }
 
+/** The runs of a task in the store (`runs.task`: recorded by the proxy, rerun, or received). */
+async function storedTaskRuns(task: string | undefined) {
+  if (task === undefined)
+    throw new UserError(
+      'give the runs to compare (files or folders), or --task ID to read the runs of that task from the store',
+    );
+  const [{ openDatabase }, { tracesOfTask }] = await Promise.all([
+    import('../../store/database.js'),
+    import('../../store/task-runs.js'),
+  ]);
+  const db = await openDatabase(databaseLocation());
+  try {
+    const runs = await tracesOfTask(db, task);
+    if (runs.length === 0)
+      throw new UserError(
+        `the store holds no run of task ${task} (faultline rerun --task records some)`,
+      );
+    return { task, runs, batch: { files: 0, traces: runs.length, failedFiles: 0 } };
+  } finally {
+    await db.close();
+  }
+}
+
 /** Registers `faultline spectrum`. */
 export function registerSpectrum(program: Command, exit: (code: number) => void): void {
   program
@@ -47,7 +71,10 @@ export function registerSpectrum(program: Command, exit: (code: number) => void)
     .description(
       'rank the agents and steps of a task by how they recur in its failing and passing runs',
     )
-    .argument('<runs...>', 'run files or folders (searched recursively) of one task')
+    .argument(
+      '[runs...]',
+      'run files or folders (searched recursively) of one task; none: the runs of --task in the store',
+    )
     .option(
       '--task <id>',
       'use the runs of this task among those read (their declared task or text fingerprint)',
@@ -68,15 +95,18 @@ export function registerSpectrum(program: Command, exit: (code: number) => void)
     .option('--format <name>', 'read the runs as this format instead of detecting it')
     .addHelpText(
       'after',
-      "\nExamples:\n  faultline spectrum runs/\n  faultline spectrum runs/ --failed runs/run-7.json --formula ochiai\n  faultline spectrum passed/ failed/ --one-task --json\n\nA run's outcome is read from the run (a recorded outcome, Who&When's is_correct), else from its\nfolder: files under a folder named passed/ passed, under failed/ failed. docs/SPECTRUM.md has the formulas.",
+      "\nExamples:\n  faultline spectrum runs/\n  faultline spectrum runs/ --failed runs/run-7.json --formula ochiai\n  faultline spectrum passed/ failed/ --one-task --json\n  faultline spectrum --task nightly-pricing\n\nA run's outcome is read from the run (a recorded outcome, Who&When's is_correct), else from its\nfolder: files under a folder named passed/ passed, under failed/ failed. docs/SPECTRUM.md has the formulas.",
     )
     .action(async (paths: string[], flags: SpectrumFlags) => {
       const top = wholeNumber(flags.top, '--top', 1);
-      const { task, runs, batch } = await readTaskRuns(paths, {
-        ...(flags.format ? { format: flags.format } : {}),
-        ...(flags.task ? { task: flags.task } : {}),
-        ...(flags.oneTask ? { oneTask: true } : {}),
-      });
+      const { task, runs, batch } =
+        paths.length > 0
+          ? await readTaskRuns(paths, {
+              ...(flags.format ? { format: flags.format } : {}),
+              ...(flags.task ? { task: flags.task } : {}),
+              ...(flags.oneTask ? { oneTask: true } : {}),
+            })
+          : await storedTaskRuns(flags.task);
       const failed = pickFailed(runs, flags.failed);
       const result = analyseSpectrum(runs, {
         formula: flags.formula,
