@@ -3,6 +3,7 @@
 // web/ reaches the server only over HTTP and shares nothing but its types (src/server/api-types.ts).
 // Static imports and dynamic import() calls are both checked.
 import js from '@eslint/js';
+import regexp from 'eslint-plugin-regexp';
 import tseslint from 'typescript-eslint';
 
 /** Each layer and the folders below src/ that it must not import. */
@@ -95,6 +96,19 @@ export default tseslint.config(
       parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
     },
     rules: { '@typescript-eslint/no-unnecessary-type-assertion': 'error' },
+  },
+  // Patterns run on untrusted text (trace files, uploads, spans): none may backtrack more than
+  // linearly, whether inside one match or by moving its start along the text (issue 50). A pattern
+  // the rule cannot clear is rewritten, or anchored so that it starts in one place.
+  {
+    files: ['src/**/*.ts', 'web/src/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    plugins: { regexp },
+    rules: {
+      'regexp/no-super-linear-backtracking': ['error', { report: 'potential' }],
+      'regexp/no-super-linear-move': ['error', { report: 'potential', ignoreSticky: false }],
+      'regexp/no-misleading-capturing-group': 'error',
+    },
   },
   ...LAYERS.map(({ files, above, allow }) => ({
     files,

@@ -3,15 +3,17 @@
  * questions, three draws) as "your" runs, and measure agent (and, where labelled, step) accuracy
  * on its other runs for
  * - held out: the model trained on the other systems alone;
- * - + prior: that model with the system layer learned from the k runs (`faultline train --base`,
- *   which works from the shipped model anywhere);
- * - refit: retrained on the other systems plus the k runs counting --user-weight each
- *   (`train --base DIR...` with the base folders at hand);
- * - refit + prior: both;
+ * - adapted: that model adapted to the k runs as `faultline train --base` and `faultline adapt`
+ *   adapt it (train/system-layer.ts: the adapted layer, the blend with the record, the record
+ *   alone or nothing, chosen by leaving each of the k runs out in turn);
  * - most often blamed: the agent the k runs blame most often (every responsible agent counting), at
- *   its first step (the baseline `faultline adapt` prints).
+ *   its first step (the baseline `faultline adapt` prints);
+ * - most talkative: the speaker with the most steps, at its first step.
+ * The choices made on each system's draws are listed, with the held-out accuracy each choice had
+ * on the k runs.
  *
- *   node --import tsx scripts/adaptation.ts ../shared/datasets/who-and-when ../shared/datasets/aegis
+ *   node --import tsx scripts/adaptation.ts ../shared/datasets/who-and-when \
+ *     ../shared/datasets/aegis [injected/runs] [--sizes 10,20]
  */
 import { createHash } from 'node:crypto';
 import { firstAgentStep } from '../src/attribution/first-agent.js';
@@ -20,20 +22,23 @@ import type { OfflineModel } from '../src/attribution/offline/model/model-file.j
 import { adaptModel } from '../src/attribution/offline/train/system-layer.js';
 import { trainModelFile } from '../src/attribution/offline/train/train-model-file.js';
 import { mostBlamed } from '../src/eval/adaptation.js';
+import { mostTalkativeSpeaker } from '../src/eval/baselines.js';
 import { agentCorrect, stepCorrect } from '../src/eval/metrics.js';
 import { sameAgent } from '../src/trace/agents.js';
 import type { Trace } from '../src/trace/model.js';
 import { subsetOf } from '../src/trace/subset.js';
 import { labelledRuns } from './labelled-runs.js';
 
-const SIZES = [10, 20];
+const sizesAt = process.argv.indexOf('--sizes');
+const SIZES = sizesAt > 0 ? process.argv[sizesAt + 1]!.split(',').map(Number) : [20];
 const DRAWS = [0, 1, 2];
-const USER_WEIGHT = 5;
-const VARIANTS = ['held out', '+ prior', 'refit', 'refit + prior', 'most often blamed'] as const;
+const VARIANTS = ['held out', 'adapted', 'most often blamed', 'most talkative'] as const;
 type Variant = (typeof VARIANTS)[number];
-const skipRefit = process.argv.includes('--no-refit');
-const folders = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
+const folders = process.argv
+  .slice(2)
+  .filter((arg, index, all) => !arg.startsWith('--') && all[index - 1] !== '--sizes');
 
+const started = Date.now();
 const traces = await labelledRuns('adaptation.ts', folders);
 const systems = [...new Set(traces.map(subsetOf))].sort();
 const order = (trace: Trace, draw: number) =>
@@ -51,9 +56,18 @@ const percent = (value: number) => `${(100 * value).toFixed(1)}%`;
 const cell = (tally: Tally) =>
   `${percent(tally.agent / tally.tested)}${tally.stepped > 0 ? ` / ${percent(tally.step / tally.stepped)}` : ''}`;
 
-console.log(`| held-out system | k | ${VARIANTS.join(' | ')} | prior weights chosen |`);
-console.log(`|---|---|${VARIANTS.map(() => '---').join('|')}|---|`);
-const means = new Map<string, number[]>();
+/** `agent` named at its first step (the first agent step where it took none). */
+function atFirstStep(trace: Trace, agent: string): [string | null, number] {
+  const first = trace.steps.findIndex((step) => sameAgent(step.agent, agent));
+  const step = first === -1 ? firstAgentStep(trace) : first;
+  return [trace.steps[step]?.agent ?? null, step];
+}
+
+console.log(
+  `| held-out system | k | ${VARIANTS.join(' | ')} | adapted − best baseline | chosen (held-out agent accuracy on the k runs: adapted / blend / prior / shipped) |`,
+);
+console.log(`|---|---|${VARIANTS.map(() => '---').join('|')}|---|---|`);
+const margins = new Map<number, number[]>();
 for (const system of systems) {
   const others = traces.filter((trace) => subsetOf(trace) !== system);
   const own = traces.filter((trace) => subsetOf(trace) === system);
@@ -62,67 +76,55 @@ for (const system of systems) {
     const tallies = new Map<Variant, Tally>(
       VARIANTS.map((variant) => [variant, { agent: 0, step: 0, stepped: 0, tested: 0 }]),
     );
-    const chosen: number[] = [];
+    const chosen: string[] = [];
     for (const draw of DRAWS) {
       const ranked = [...own].sort((left, right) =>
         order(left, draw).localeCompare(order(right, draw)),
       );
       const added = ranked.slice(0, size);
       const questions = new Set(added.map((trace) => trace.question ?? trace.id));
-      const refit = skipRefit
-        ? heldOut
-        : trainModelFile([...others, ...added], {
-            weightOf: (trace) => (added.includes(trace) ? USER_WEIGHT : 1),
-            parts: ['scorers'],
-          });
-      const layered = (model: OfflineModel): OfflineModel => {
-        const adapted = adaptModel(model, added);
-        if (adapted.system && model === heldOut) chosen.push(adapted.system.weight);
-        return adapted;
-      };
-      const models: [Variant, OfflineModel][] = [
-        ['held out', heldOut],
-        ['+ prior', layered(heldOut)],
-        ['refit', refit],
-        ['refit + prior', layered(refit)],
-      ];
+      const adapted: OfflineModel = adaptModel(heldOut, added);
+      const layer = adapted.system;
+      if (layer?.heldOut)
+        chosen.push(
+          `${layer.choice} (${[layer.heldOut.adapted, layer.heldOut.blend, layer.heldOut.prior, layer.heldOut.shipped].map((value) => (100 * value).toFixed(0)).join(' / ')})`,
+        );
       const blamed = mostBlamed(added) ?? '';
       for (const trace of own) {
         if (added.includes(trace) || questions.has(trace.question ?? trace.id)) continue;
-        const results: [Variant, string | null, number | null][] = models.map(
-          ([variant, model]) => {
-            const result = attributeWithModel(trace, model);
-            return [variant, result.agent, result.step];
-          },
-        );
-        const first = trace.steps.findIndex((step) => sameAgent(step.agent, blamed));
-        const step = first === -1 ? firstAgentStep(trace) : first;
-        results.push(['most often blamed', trace.steps[step]?.agent ?? null, step]);
-        for (const [variant, agent, named] of results) {
+        const named = (model: OfflineModel): [string | null, number | null] => {
+          const result = attributeWithModel(trace, model);
+          return [result.agent, result.step];
+        };
+        const results: [Variant, [string | null, number | null]][] = [
+          ['held out', named(heldOut)],
+          ['adapted', named(adapted)],
+          ['most often blamed', atFirstStep(trace, blamed)],
+          ['most talkative', atFirstStep(trace, mostTalkativeSpeaker(trace))],
+        ];
+        for (const [variant, [agent, step]] of results) {
           const tally = tallies.get(variant)!;
           tally.tested += 1;
           tally.agent += agentCorrect(agent, trace.labels?.agent, trace.labels?.agents) ? 1 : 0;
           if (trace.labels?.step !== undefined) {
             tally.stepped += 1;
-            tally.step += stepCorrect(named, trace.labels.step) ? 1 : 0;
+            tally.step += stepCorrect(step, trace.labels.step) ? 1 : 0;
           }
         }
       }
     }
-    for (const variant of VARIANTS) {
-      const tally = tallies.get(variant)!;
-      const key = `${size}:${variant}`;
-      means.set(key, [...(means.get(key) ?? []), tally.agent / tally.tested]);
-    }
+    const rate = (variant: Variant) => tallies.get(variant)!.agent / tallies.get(variant)!.tested;
+    const margin = rate('adapted') - Math.max(rate('most often blamed'), rate('most talkative'));
+    margins.set(size, [...(margins.get(size) ?? []), margin]);
     console.log(
-      `| ${system} | ${size} | ${VARIANTS.map((variant) => cell(tallies.get(variant)!)).join(' | ')} | ${chosen.join(', ')} |`,
+      `| ${system} | ${size} | ${VARIANTS.map((variant) => cell(tallies.get(variant)!)).join(' | ')} | ${(100 * margin).toFixed(1)} | ${chosen.join('; ')} |`,
     );
   }
 }
-for (const size of SIZES) {
-  const mean = (variant: Variant) => {
-    const values = means.get(`${size}:${variant}`) ?? [];
-    return percent(values.reduce((sum, value) => sum + value, 0) / values.length);
-  };
-  console.log(`| mean of the systems | ${size} | ${VARIANTS.map(mean).join(' | ')} | |`);
+for (const [size, values] of margins) {
+  const mean = values.reduce((sum, value) => sum + value, 0) / values.length;
+  console.log(
+    `\nk = ${size}: adapted − max(most often blamed, most talkative), mean over the systems ${(100 * mean).toFixed(1)} points, least ${(100 * Math.min(...values)).toFixed(1)}`,
+  );
 }
+process.stderr.write(`${((Date.now() - started) / 1000).toFixed(0)} s\n`);

@@ -25,6 +25,7 @@ import {
   variantName,
   type PricingTeam,
   type RecordedRun,
+  type Variant,
 } from './pricing-team.js';
 
 /** A framework's team and the names it gives its agents. */
@@ -35,6 +36,8 @@ export interface FrameworkCase {
   /** The agent of each model call, in order, as the framework names them. */
   calls: string[];
   researcher: string;
+  /** The variants the app is run in (default: both APIs, streamed and not). */
+  variants?: readonly Variant[];
 }
 
 const callSteps = (trace: Trace) =>
@@ -47,12 +50,15 @@ export function describeFramework(spec: FrameworkCase): void {
   let team: PricingTeam;
   const recorded = new Map<string, RecordedRun>();
   let upstreamCalls = 0;
-  const run = (index: number) => recorded.get(variantName(VARIANTS[index]!))!;
+  const variants = spec.variants ?? VARIANTS;
+  /** The `index`th variant's run, counted from the end when there are fewer than four. */
+  const variantAt = (index: number) => variants[Math.min(index, variants.length - 1)]!;
+  const run = (index: number) => recorded.get(variantName(variantAt(index)))!;
 
   before(async () => {
     team = await startPricingTeam(spec.app);
     // The four variants at once: each has its own proxy, and the model answers from the request.
-    const runs = await Promise.all(VARIANTS.map((variant) => team.record(variant)));
+    const runs = await Promise.all(variants.map((variant) => team.record(variant)));
     upstreamCalls = team.model.requests.length;
     for (const each of runs) recorded.set(variantName(each.variant), each);
   });
@@ -60,13 +66,13 @@ export function describeFramework(spec: FrameworkCase): void {
 
   const settings = (variant: RecordedRun) => ({
     run: team.runCommand(variant.variant),
-    check: team.checkCommand,
+    check: team.checkCommand(variant.variant),
     upstream: team.model.baseUrl,
     store: team.runs,
     timeoutMs: 60_000,
   });
 
-  describe(`${spec.framework} through the proxy, both OpenAI APIs, streamed and not`, () => {
+  describe(`${spec.framework} through the proxy (${variants.map(variantName).join(', ')})`, () => {
     test('one run per app run; every model call a step, by the agent the framework names', () => {
       let recordedCalls = 0;
       for (const { variant, trace, runFiles, passed } of recorded.values()) {
@@ -100,12 +106,18 @@ export function describeFramework(spec: FrameworkCase): void {
       assert.equal(recordedCalls, upstreamCalls, 'every call the upstream answered is recorded');
     });
 
-    test("the offline attribution blames the researcher's misreport or ranks it in its top 3", async () => {
+    test("the offline attribution ranks the researcher's misreport in its top 3, and first where the run shows the price it contradicts", async () => {
       for (const { variant, trace } of recorded.values()) {
         const attribution = await getMethod('offline').attribute(trace);
         const top = candidateSteps(attribution, callSteps(trace), 3).map((each) => each.step);
-        assert.ok(top.includes(reportStep(trace)), `${variantName(variant)}: top 3 ${top}`);
-        assert.equal(trace.steps[reportStep(trace)]!.agent, spec.researcher);
+        const report = reportStep(trace);
+        assert.ok(top.includes(report), `${variantName(variant)}: top 3 ${top}`);
+        assert.equal(trace.steps[report]!.agent, spec.researcher);
+        const looked = trace.steps.some(
+          (step) => step.index < report && step.role === 'tool' && step.speaker === 'lookup_price',
+        );
+        if (looked)
+          assert.equal(attribution.step, report, `${variantName(variant)}: ${attribution.reason}`);
       }
     });
 
@@ -171,7 +183,7 @@ export function describeFramework(spec: FrameworkCase): void {
           ],
         },
       });
-      const injected = await team.record(VARIANTS[1]!, {
+      const injected = await team.record(variantAt(1), {
         upstream: team.clean,
         injector,
         recorder: (folder) =>
@@ -189,8 +201,10 @@ export function describeFramework(spec: FrameworkCase): void {
     test('an inject campaign (concurrency 2, the app sending no run header) labels each kept run at its injected step', async () => {
       const out = join(team.home, 'injected');
       const summary = await runCampaign({
-        run: team.runCommand(VARIANTS[1]!).replace(/--out "[^"]+"/, '--out {work}/answer.json'),
-        check: team.checkCommand.replace(/--answer "[^"]+"/, '--answer {work}/answer.json'),
+        run: team.runCommand(variantAt(1)).replace(/--out "[^"]+"/, '--out {work}/answer.json'),
+        check: team
+          .checkCommand(variantAt(1))
+          .replace(/--answer "[^"]+"/, '--answer {work}/answer.json'),
         tasks: [{ id: 'widgets', json: '{"id": "widgets"}', value: { id: 'widgets' } }],
         plans: 3,
         modes: ['2.6', '3.2', '1.3'],

@@ -62,7 +62,8 @@ export interface PricingTeam {
   runs: RunStore;
   /** The shell command that runs the app (`variant`), writing its answer into the home. */
   runCommand(variant: Variant): string;
-  checkCommand: string;
+  /** The shell command that checks the answer of `variant`'s run. */
+  checkCommand(variant: Variant): string;
   /** Runs the app once through a new proxy; `injector` changes calls on their way. */
   record(
     variant: Variant,
@@ -84,11 +85,13 @@ export async function startPricingTeam(app: string): Promise<PricingTeam> {
   const clean = await startPricingModel({ fault: false });
   const db = await openDatabase(join(home, 'faultline.db'));
   const runs = new RunStore(db);
-  const answer = join(home, 'answer.json');
+  // An answer file per variant: variants run at once, and a check must read its own run's answer.
+  const answer = (variant: Variant) => join(home, `answer-${variantName(variant)}.json`);
   const script = join(ROOT, 'examples/pricing-team', app);
-  const runCommand = ({ api, stream }: Variant) =>
-    `${TSX} "${script}" --api ${api}${stream ? ' --stream' : ''} --out "${answer}"`;
-  const checkCommand = `${TSX} "${join(ROOT, 'examples/pricing-team/check.ts')}" --answer "${answer}"`;
+  const runCommand = (variant: Variant) =>
+    `${TSX} "${script}" --api ${variant.api}${variant.stream ? ' --stream' : ''} --out "${answer(variant)}"`;
+  const checkCommand = (variant: Variant) =>
+    `${TSX} "${join(ROOT, 'examples/pricing-team/check.ts')}" --answer "${answer(variant)}"`;
   let recordings = 0;
 
   async function record(
@@ -114,7 +117,7 @@ export async function startPricingTeam(app: string): Promise<PricingTeam> {
     } finally {
       await proxy.close();
     }
-    const passed = await exec('sh', ['-c', checkCommand]).then(
+    const passed = await exec('sh', ['-c', checkCommand(variant)]).then(
       () => true,
       () => false,
     );

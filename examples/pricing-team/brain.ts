@@ -22,24 +22,52 @@ import type { RandomErrors } from './random-errors.js';
 
 type Role = 'coordinator' | 'researcher' | 'analyst';
 
-/** The role an agent's instructions give it (the coordinator's mention the others). */
-function roleOf(system: string): Role | undefined {
-  if (/coordinator|supervisor/i.test(system)) return 'coordinator';
-  if (/researcher/i.test(system)) return 'researcher';
-  if (/analyst/i.test(system)) return 'analyst';
+/**
+ * The role of an agent: the researcher and the analyst by the tool they hold (a prompt may name
+ * the agent it hands to: "hand off to the AnalystAgent"), the coordinator by its instructions.
+ */
+function roleOf(system: string, tools: readonly Tool[]): Role | undefined {
+  if (tools.some((tool) => tool.name === 'lookup_price')) return 'researcher';
+  if (tools.some((tool) => tool.name === 'calculate')) return 'analyst';
+  if (/coordinator|supervisor/i.test(system) || tools.length > 0) return 'coordinator';
   return undefined;
 }
 
-/** The tools a request offers, by name (Chat Completions' `function.name`, Responses' `name`). */
-function toolNames(body: Record<string, unknown>): string[] {
-  const tools = Array.isArray(body.tools) ? (body.tools as Record<string, unknown>[]) : [];
-  return tools.map((tool) =>
-    String((tool.function as { name?: string } | undefined)?.name ?? tool.name ?? ''),
-  );
+/** A tool a request offers (Chat Completions' `function`, the Responses API's tool itself). */
+interface Tool {
+  name: string;
+  description: string;
 }
 
-const handoffTo = (tools: string[], agent: string) =>
-  tools.find((name) => name.toLowerCase() === `transfer_to_${agent}`);
+/** The tools a request offers. */
+function toolsOf(body: Record<string, unknown>): Tool[] {
+  const tools = Array.isArray(body.tools) ? (body.tools as Record<string, unknown>[]) : [];
+  return tools.map((tool) => {
+    const declared = (tool.function ?? tool) as { name?: unknown; description?: unknown };
+    return { name: String(declared.name ?? ''), description: String(declared.description ?? '') };
+  });
+}
+
+/**
+ * The handoff to `agent` a request's tools offer: a `transfer_to_<agent>` tool (Agents SDK,
+ * LangGraph), or LlamaIndex.TS's `handOff`, whose description lists the agents it can hand to
+ * (`{"ResearchAgent": "Looks up unit prices."}`): the one whose name starts like the role.
+ */
+function handoffTo(
+  tools: readonly Tool[],
+  agent: Role,
+): { name: string; args: unknown } | undefined {
+  const transfer = tools.find((tool) => tool.name.toLowerCase() === `transfer_to_${agent}`);
+  if (transfer) return { name: transfer.name, args: {} };
+  const handOff = tools.find((tool) => tool.name === 'handOff');
+  const listed = /\{[^{}]*\}/.exec(handOff?.description ?? '')?.[0];
+  if (!listed) return undefined;
+  const names = Object.keys(JSON.parse(listed) as Record<string, string>);
+  const toAgent = names.find((name) => name.toLowerCase().startsWith(agent.slice(0, 5)));
+  return toAgent
+    ? { name: 'handOff', args: { toAgent, reason: `the ${agent} is next` } }
+    : undefined;
+}
 
 /** The last text an assistant wrote matching `pattern`, its first group. */
 const lastSaid = (items: HistoryItem[], pattern: RegExp) =>
@@ -59,6 +87,14 @@ function lastResult(items: HistoryItem[], tool: string): string | undefined {
   return call?.name === tool || last.toolResult?.name === tool ? last.text : undefined;
 }
 
+/**
+ * The unit price in a lookup's result however the framework wrote it: `12.5`, JSON
+ * (`{"unit_price": 12.5}`) or LlamaIndex.TS's quote-stripped JSON (`{\\unit_price\\:12.5}`).
+ */
+const priceIn = (result: string) =>
+  /unit_price\W{0,4}(\d+(?:\.\d+)?)/.exec(result)?.[1] ??
+  /^\s*(\d+(?:\.\d+)?)\s*(?:\n|$)/.exec(result)?.[1];
+
 const UNIT_PRICE = /unit price: ([\d.]+) USD/;
 const TOTAL = /TOTAL: ([\d.]+) USD/;
 const money = (value: string) => Number(value).toFixed(2);
@@ -74,7 +110,7 @@ export const report = (price: string, fault: boolean) =>
 function step(
   role: Role,
   items: HistoryItem[],
-  tools: string[],
+  tools: readonly Tool[],
   fault: boolean,
   errors: RandomErrors | undefined,
 ): ReplyContent {
@@ -87,15 +123,18 @@ function step(
     if (total) return { text: `TOTAL: ${total} USD`, toolCalls: [] };
     const next = lastSaid(items, UNIT_PRICE) ? 'analyst' : 'researcher';
     const handoff = handoffTo(tools, next);
-    return handoff ? call(handoff, {}) : { text: `Ask the ${next}.`, toolCalls: [] };
+    return handoff ? call(handoff.name, handoff.args) : { text: `Ask the ${next}.`, toolCalls: [] };
   }
   if (role === 'researcher') {
-    const price = lastResult(items, 'lookup_price');
+    const result = lastResult(items, 'lookup_price');
+    const price = result === undefined ? undefined : priceIn(result);
     if (price === undefined) return call('lookup_price', { item: 'widget' });
     const handoff = handoffTo(tools, 'analyst');
     return {
       text: report(price, fault || errors?.researcherErrs() === true),
-      toolCalls: handoff ? [{ id: callId(role, items), name: handoff, arguments: '{}' }] : [],
+      toolCalls: handoff
+        ? [{ id: callId(role, items), name: handoff.name, arguments: JSON.stringify(handoff.args) }]
+        : [],
     };
   }
   const value = lastResult(items, 'calculate');
@@ -123,8 +162,10 @@ function fixFor(prompt: string): ReplyContent {
     .filter((match): match is RegExpExecArray => match !== null)
     .map((match) => ({ name: match[1]!, arguments: match[2] || '{}' }));
   let content = text.includes(calls.map((call) => call.name)[0] ?? '\u0000') ? '' : text;
-  if (/researcher/i.test(target) && UNIT_PRICE.test(content)) {
-    const price = [...prompt.matchAll(/- lookup_price \(tool\):\n([\d.]+)/g)].at(-1)?.[1];
+  if (/research/i.test(target) && UNIT_PRICE.test(content)) {
+    // The lookup's output, however many lines it spans (a quote-stripped object spans several).
+    const looked = [...prompt.matchAll(/- lookup_price \(tool\):\n([^]{0,200})/g)].at(-1)?.[1];
+    const price = looked === undefined ? undefined : priceIn(looked);
     if (price) content = report(price, false);
   }
   return { text: JSON.stringify({ content, toolCalls: calls }), toolCalls: [] };
@@ -142,7 +183,8 @@ export function pricingAnswer(
   const request = api.readRequest(body);
   if (request.system.startsWith('You rewrite one step'))
     return fixFor(request.items.map((item) => item.text).join('\n'));
-  const role = roleOf(request.system);
+  const tools = toolsOf(body);
+  const role = roleOf(request.system, tools);
   if (!role) return { text: 'I only play the pricing team.', toolCalls: [] };
-  return step(role, request.items, toolNames(body), fault, errors);
+  return step(role, request.items, tools, fault, errors);
 }

@@ -8,7 +8,15 @@ import { parseArgs } from 'node:util';
 import { EXPECTED_TOTAL } from './tools.js';
 
 const { values } = parseArgs({ options: { answer: { type: 'string', default: 'answer.json' } } });
-const { answer } = JSON.parse(readFileSync(values.answer, 'utf8')) as { answer: string };
+// The apps write the file whole (tools.ts, writeAnswer); an empty or cut one is a failed run.
+const text = readFileSync(values.answer, 'utf8');
+let answer = '';
+try {
+  answer = String((JSON.parse(text) as { answer?: unknown }).answer ?? '');
+} catch {
+  console.log(`unreadable answer file ${values.answer} (${text.length} characters)`);
+  process.exit(1);
+}
 const total = /TOTAL: ([\d.]+) USD/.exec(answer)?.[1];
 if (total === EXPECTED_TOTAL) console.log(`right: ${total} USD`);
 else {

@@ -10,23 +10,40 @@
  * `--api responses` uses the Responses API instead of Chat Completions. `--stream` streams the
  * graph's messages (`graph.stream(…, {streamMode: 'messages'})`): ChatOpenAI's own `streaming`
  * flag with `invoke()` fetches tiktoken data to count tokens, which hangs with no network.
+ * `--otel` exports OpenInference spans (the LangChain instrumentation) to
+ * OTEL_EXPORTER_OTLP_ENDPOINT, the run in a root span of the app's own; with `--self-check` that
+ * span says how the run ended (`faultline.outcome`).
  */
-import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { tool } from '@langchain/core/tools';
 import { createReactAgent } from '@langchain/langgraph/prebuilt';
 import { createSupervisor } from '@langchain/langgraph-supervisor';
 import { ChatOpenAI } from '@langchain/openai';
 import { z } from 'zod';
-import { calculate, lookupPrice, runHeaders, TASK } from './tools.js';
+import { calculate, EXPECTED_TOTAL, lookupPrice, runHeaders, TASK, writeAnswer } from './tools.js';
 
 const { values } = parseArgs({
   options: {
     api: { type: 'string', default: 'chat' },
     stream: { type: 'boolean', default: false },
     out: { type: 'string', default: 'answer.json' },
+    otel: { type: 'boolean', default: false },
+    'self-check': { type: 'boolean', default: false },
   },
 });
+
+// `--otel`: OpenInference spans from @arizeai/openinference-instrumentation-langchain, exported
+// over OTLP (telemetry.ts), the run inside a root span of the app's own.
+// Loaded only then, so a run without it starts as fast as before.
+const otel = values.otel ? await import('./telemetry.js') : undefined;
+const telemetry = otel?.startTelemetry();
+if (telemetry) {
+  const { LangChainInstrumentation } =
+    await import('@arizeai/openinference-instrumentation-langchain');
+  new LangChainInstrumentation({ tracerProvider: telemetry }).manuallyInstrument(
+    await import('@langchain/core/callbacks/manager'),
+  );
+}
 
 const llm = new ChatOpenAI({
   model: process.env.PRICING_TEAM_MODEL ?? 'gpt-4o-mini',
@@ -81,13 +98,30 @@ const textOf = (content: unknown): string =>
       : '';
 
 const input = { messages: [{ role: 'user', content: TASK }] };
-let answer = '';
-if (values.stream) {
+/** One run of the team: the supervisor's final answer. */
+async function runTeam(): Promise<string> {
+  if (!values.stream) return textOf((await team.invoke(input)).messages.at(-1)?.content);
   // The supervisor's final answer, as the stream delivers it in chunks.
+  let streamed = '';
   for await (const [chunk, metadata] of await team.stream(input, { streamMode: 'messages' }))
     if ((metadata as { langgraph_node?: string }).langgraph_node === 'supervisor')
-      answer += textOf(chunk.content);
-} else answer = textOf((await team.invoke(input)).messages.at(-1)?.content);
+      streamed += textOf(chunk.content);
+  return streamed;
+}
 
-writeFileSync(values.out, JSON.stringify({ answer }) + '\n');
+const answer = otel
+  ? await otel.inRootSpan('pricing-team', async (root) => {
+      const said = await runTeam();
+      // `--self-check`: the app marks how its run ended, as one that checks its answer would.
+      if (values['self-check'])
+        root.setAttribute(
+          'faultline.outcome',
+          said.includes(`TOTAL: ${EXPECTED_TOTAL} USD`) ? 'passed' : 'failed',
+        );
+      return said;
+    })
+  : await runTeam();
+await telemetry?.shutdown();
+
+writeAnswer(values.out, answer);
 console.log(answer);

@@ -7,10 +7,15 @@
  *   OPENAI_BASE_URL=http://127.0.0.1:8600/v1 node --import tsx \
  *     examples/pricing-team/openai-agents.ts --api responses --stream --out answer.json
  *
- * `--api chat` uses Chat Completions instead of the Responses API; `--stream` streams the run.
+ * `--api chat` uses Chat Completions instead of the Responses API; `--stream` streams the run;
+ * `--trace` sends a W3C `traceparent` with every call, as an OpenTelemetry-instrumented client
+ * does (trace-context.ts), one trace per app run.
+ * `--otel` exports OpenInference spans (the openai-agents instrumentation) to
+ * OTEL_EXPORTER_OTLP_ENDPOINT, the run in a root span of the app's own; with `--self-check` that
+ * span says how the run ended (`faultline.outcome`).
  */
-import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import * as agents from '@openai/agents';
 import {
   Agent,
   run,
@@ -22,18 +27,31 @@ import {
 import { RECOMMENDED_PROMPT_PREFIX } from '@openai/agents-core/extensions';
 import OpenAI from 'openai';
 import { z } from 'zod';
-import { calculate, lookupPrice, runHeaders, TASK } from './tools.js';
+import { tracedFetch } from './trace-context.js';
+import { calculate, EXPECTED_TOTAL, lookupPrice, runHeaders, TASK, writeAnswer } from './tools.js';
 
 const { values } = parseArgs({
   options: {
     api: { type: 'string', default: 'responses' },
     stream: { type: 'boolean', default: false },
+    trace: { type: 'boolean', default: false },
     out: { type: 'string', default: 'answer.json' },
+    otel: { type: 'boolean', default: false },
+    'self-check': { type: 'boolean', default: false },
   },
 });
 
-// Nothing leaves for OpenAI's trace exporter; every model call goes to OPENAI_BASE_URL.
-setTracingDisabled(true);
+// `--otel`: the SDK's traces as OpenInference spans (@arizeai/openinference-instrumentation-
+// openai-agents, which replaces the SDK's own exporter), over OTLP (telemetry.ts). Otherwise
+// nothing leaves for OpenAI's trace exporter. Every model call goes to OPENAI_BASE_URL.
+// Loaded only then, so a run without it starts as fast as before.
+const otel = values.otel ? await import('./telemetry.js') : undefined;
+const telemetry = otel?.startTelemetry();
+if (telemetry) {
+  const { OpenAIAgentsInstrumentation } =
+    await import('@arizeai/openinference-instrumentation-openai-agents');
+  new OpenAIAgentsInstrumentation({ tracerProvider: telemetry }).manuallyInstrument(agents);
+} else setTracingDisabled(true);
 setDefaultOpenAIClient(
   new OpenAI({
     baseURL: process.env.OPENAI_BASE_URL,
@@ -41,6 +59,7 @@ setDefaultOpenAIClient(
     maxRetries: 0,
     // faultline runs (`inject`, or a name of your choosing) say which run a call belongs to.
     defaultHeaders: runHeaders(),
+    ...(values.trace ? { fetch: tracedFetch() } : {}),
   }),
 );
 setOpenAIAPI(values.api === 'chat' ? 'chat_completions' : 'responses');
@@ -87,13 +106,28 @@ const coordinator = new Agent({
   handoffs: [researcher],
 });
 
-let answer: string;
-if (values.stream) {
+/** One run of the team: its final output. */
+async function runTeam(): Promise<string> {
+  if (!values.stream) return String((await run(coordinator, TASK)).finalOutput ?? '');
   const streamed = await run(coordinator, TASK, { stream: true });
   for await (const event of streamed) void event; // the events, as a UI would show them
   await streamed.completed;
-  answer = String(streamed.finalOutput ?? '');
-} else answer = String((await run(coordinator, TASK)).finalOutput ?? '');
+  return String(streamed.finalOutput ?? '');
+}
 
-writeFileSync(values.out, JSON.stringify({ answer }) + '\n');
+const answer = otel
+  ? await otel.inRootSpan('pricing-team', async (root) => {
+      const said = await runTeam();
+      // `--self-check`: the app marks how its run ended, as one that checks its answer would.
+      if (values['self-check'])
+        root.setAttribute(
+          'faultline.outcome',
+          said.includes(`TOTAL: ${EXPECTED_TOTAL} USD`) ? 'passed' : 'failed',
+        );
+      return said;
+    })
+  : await runTeam();
+await telemetry?.shutdown();
+
+writeAnswer(values.out, answer);
 console.log(answer);

@@ -1,7 +1,9 @@
 /**
  * The pricing team's task, its two tools and the right answer, shared by the framework apps
- * (openai-agents.ts, langgraph.ts), their scripted model and check.ts.
+ * (openai-agents.ts, langgraph.ts, llamaindex.ts), their scripted model and check.ts; and how an
+ * app writes its answer file.
  */
+import { renameSync, writeFileSync } from 'node:fs';
 
 /** The question every app is asked. */
 export const TASK = 'How much do 3 widgets cost in total, with the 4.00 USD handling fee?';
@@ -39,4 +41,14 @@ export function calculate(expression: string): string {
 export function runHeaders(): Record<string, string> {
   const run = process.env.FAULTLINE_RUN;
   return run ? { 'x-faultline-run': run } : {};
+}
+
+/**
+ * Writes an app's answer file whole: into a temporary file beside it, then renamed over it, so a
+ * check reading it meanwhile sees the previous answer or this one, never a half-written file.
+ */
+export function writeAnswer(file: string, answer: string): void {
+  const temporary = `${file}.${process.pid}.tmp`;
+  writeFileSync(temporary, JSON.stringify({ answer }) + '\n');
+  renameSync(temporary, file);
 }

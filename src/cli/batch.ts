@@ -3,8 +3,8 @@
  * reported on one line and skipped, and so is each broken line of a JSON Lines file (its other
  * lines are read); the caller learns how many files failed, whole or in part, to set the exit code.
  */
-import { UserError } from '../errors.js';
-import { loadBatch, shownPaths, type LoadOptions } from '../trace/load.js';
+import { describeError, ProviderError, TraceFormatError, UserError } from '../errors.js';
+import { loadBatch, shownAs, shownPaths, type LoadOptions } from '../trace/load.js';
 import type { Trace } from '../trace/model.js';
 import { reportError } from './errors.js';
 
@@ -37,10 +37,25 @@ export async function forEachTrace(
       outcome.partlyReadFiles += 1;
       for (const error of result.skipped) reportError(error);
     }
+    let handled = true;
     for (const trace of result.traces) {
       outcome.traces += 1;
-      await handle(trace, result.file);
+      try {
+        await handle(trace, result.file);
+      } catch (error) {
+        // A trace that breaks its handler costs that trace, named, and never its neighbours.
+        if (error instanceof UserError || error instanceof ProviderError) throw error;
+        reportError(
+          new TraceFormatError(
+            shownAs(result.file),
+            `could not be handled (${describeError(error)})`,
+            { cause: error },
+          ),
+        );
+        handled = false;
+      }
     }
+    if (!handled && result.skipped.length === 0) outcome.failedFiles += 1;
   }
   if (outcome.files === 0)
     throw new UserError(

@@ -3,6 +3,7 @@
  * `--debug`, and exit codes that scripts can rely on.
  */
 import { describeError, FaultlineError, ProviderError } from '../errors.js';
+import { escapeControls } from './terminal-text.js';
 
 /** Exit codes of the `faultline` command. */
 export const EXIT = {
@@ -27,7 +28,8 @@ export function reportError(error: unknown): void {
   // One line per problem, whatever the message holds: each run of whitespace with a line break in
   // it becomes a space (run by run; `\s*\n\s*` backtracks quadratically on long runs of spaces).
   const line = describeError(error).replace(/\s+/g, (run) => (run.includes('\n') ? ' ' : run));
-  process.stderr.write(`faultline: ${line}\n`);
+  // A message may quote a trace or a file name: shown, never obeyed (terminal-text.ts).
+  process.stderr.write(`faultline: ${escapeControls(line)}\n`);
   if (debug && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
   if (debug && error instanceof Error && error.cause)
     process.stderr.write(`caused by: ${describeError(error.cause)}\n`);

@@ -6,6 +6,7 @@ import pc from 'picocolors';
 import type { AlignedPair, PairStatus, TraceDiff } from '../attribution/diverge/types.js';
 import type { Trace } from '../trace/model.js';
 import { firstLine } from './render.js';
+import { terminalSafe } from './terminal-text.js';
 
 /** Aligned pairs shown before and after the divergence. */
 const BEFORE = 3;
@@ -55,7 +56,9 @@ function row(failed: Trace, passed: Trace, pair: AlignedPair, divergent: boolean
 }
 
 /** The diff of `failed` against `passed`, for reading. */
-export function renderDiff(diff: TraceDiff, failed: Trace, passed: Trace): string {
+export function renderDiff(...given: [TraceDiff, Trace, Trace]): string {
+  // What the runs say is shown, never obeyed: their control characters are written escaped.
+  const [diff, failed, passed] = terminalSafe(given);
   const title = `${diff.failed.name} against ${diff.passed.name}`;
   const divergence = diff.divergence;
   if (!divergence)

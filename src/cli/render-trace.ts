@@ -7,6 +7,7 @@ import pc from 'picocolors';
 import { mastLabel } from '../trace/mast.js';
 import type { Trace } from '../trace/model.js';
 import { firstLine, speakerLabel } from './render.js';
+import { terminalSafe } from './terminal-text.js';
 
 /**
  * Most steps in one table. cli-table3 lays a table out in time quadratic in its rows (a
@@ -16,7 +17,9 @@ import { firstLine, speakerLabel } from './render.js';
 const STEPS_PER_TABLE = 500;
 
 /** The steps as a table (or tables, STEPS_PER_TABLE steps each), then agents and labels. */
-export function renderTrace(trace: Trace, width = process.stdout.columns ?? 100): string {
+export function renderTrace(given: Trace, width = process.stdout.columns ?? 100): string {
+  // What the trace says is shown, never obeyed: its control characters are written escaped.
+  const trace = terminalSafe(given);
   const contentWidth = Math.max(30, width - 50);
   const tables: string[] = [];
   for (let from = 0; from < trace.steps.length; from += STEPS_PER_TABLE) {

@@ -6,6 +6,7 @@ import pc from 'picocolors';
 import type { Attribution, FoundMode } from '../attribution/method.js';
 import { mastMode } from '../trace/mast.js';
 import type { Trace } from '../trace/model.js';
+import { escapeControls, terminalSafe } from './terminal-text.js';
 
 /** First non-empty line of a text, cut to `width` characters. */
 export function firstLine(text: string, width: number): string {
@@ -142,6 +143,8 @@ export function renderAttribution(
   result: Attribution,
   options: RenderOptions = {},
 ): string {
+  // What a trace says is shown, never obeyed: its control characters are written escaped.
+  [label, trace, result] = [escapeControls(label), terminalSafe(trace), terminalSafe(result)];
   const lines = [pc.bold(label)];
   const guessed = result.agent === null && (result.candidates?.length ?? 0) > 0;
   if (result.agent === null || result.step === null) {
@@ -217,8 +220,9 @@ export function renderAttribution(
  * (the agent to look at first across a team's failed runs), how many answers are guesses, and
  * what the LLM calls spent. Undefined for fewer than two runs.
  */
-export function renderBatchSummary(results: readonly Attribution[]): string | undefined {
-  if (results.length < 2) return undefined;
+export function renderBatchSummary(given: readonly Attribution[]): string | undefined {
+  if (given.length < 2) return undefined;
+  const results = terminalSafe(given);
   const named = new Map<string, number>();
   let unanswered = 0;
   for (const result of results) {

@@ -10,6 +10,7 @@ import type { LanguageModel } from 'ai';
 import { createOllama } from 'ollama-ai-provider-v2';
 import type { ModelSpec } from './model-spec.js';
 import { resolveConnection, type ProviderSettings } from './provider-catalog.js';
+import { trimEndOf } from '../trace/text-limits.js';
 
 type Connection = { apiKey?: string; baseURL?: string };
 
@@ -18,7 +19,7 @@ type Connection = { apiKey?: string; baseURL?: string };
  * documentation writes it, `http://localhost:11434`) gets it added.
  */
 function ollamaApiUrl(baseUrl: string): string {
-  const trimmed = baseUrl.replace(/\/+$/, '');
+  const trimmed = trimEndOf(baseUrl, '/');
   return /\/api$/.test(trimmed) ? trimmed : `${trimmed}/api`;
 }
 

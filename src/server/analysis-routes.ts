@@ -29,6 +29,8 @@ export interface RouteOptions {
   jobs: JobPool;
   /** The endpoint the server was launched with (`--base-url`) for models without a vendor key. */
   baseUrl?: string;
+  /** The server's log (runs read again say so there). */
+  log?: (line: string) => void;
 }
 
 /** The analysis routes, mounted at /api. */

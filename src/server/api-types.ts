@@ -149,6 +149,18 @@ export interface DiffResponse {
   diff: TraceDiff;
 }
 
+/** `GET /api/health`: the server answers; how many stored runs are unreadable spans. */
+export interface HealthResponse {
+  ok: true;
+  unreadableRuns: number;
+}
+
+/** `POST /api/runs/:id/reread`: an unreadable run read again; `unreadable` says why it still is. */
+export interface RereadResponse {
+  run: RunRecord;
+  unreadable: string | null;
+}
+
 /** `GET /api/runs?limit&offset`: runs recorded by the proxy or received as spans, newest first. */
 export interface RunsResponse extends PageInfo {
   runs: RunRecord[];

@@ -110,6 +110,7 @@ export function createApp(options: AppOptions): Hono {
     '/api',
     apiRoutes(options.repository, {
       jobs,
+      log,
       ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
     }),
   );

@@ -137,7 +137,7 @@ export function sameSecret(left: string, right: string): boolean {
 
 /** The token from an `Authorization: Bearer` header, if any. */
 const bearerOf = (context: Context) =>
-  /^Bearer\s+(.+)$/i.exec(context.req.header('authorization') ?? '')?.[1];
+  /^Bearer\s+(\S.*)$/i.exec(context.req.header('authorization') ?? '')?.[1];
 
 /** Settings of the access guard. */
 export interface AccessOptions extends HostRule {

@@ -133,3 +133,45 @@ describe('job pool whose worker cannot start', () => {
     }
   });
 });
+
+describe('job pool under a job that runs long', () => {
+  it('answers a job past its deadline with an error naming it, and serves the next upload meanwhile', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'faultline-jobs-deadline-'));
+    const databaseFile = join(folder, 'faultline.db');
+    const db = await openDatabase(databaseFile);
+    const logged: string[] = [];
+    const pool = new JobPool({
+      databaseFile,
+      repository: new Repository(db),
+      workers: 1,
+      jobDeadlineMs: 300,
+      log: (line) => logged.push(line),
+    });
+    const example = new Uint8Array(await readFile(join(ROOT, 'examples/who-and-when-hc-6.json')));
+    const upload = (name: string, bytes = example) =>
+      pool.run<'import'>({ kind: 'import', bytes: new Uint8Array(bytes), name });
+    // Hundreds of thousands of steps: far past 300 ms to read and store on any machine.
+    const history = Array.from({ length: 400_000 }, (_, index) => ({
+      name: `agent${index % 7}`,
+      content: `step ${index} of a long run`,
+    }));
+    const long = new TextEncoder().encode(JSON.stringify({ question: 'q', history }));
+    try {
+      await upload('warm-up.json'); // a worker's start does not count against a job
+      const stalled = upload('long.json', long).catch((error: unknown) => error);
+      const next = await upload('next.json');
+      assert.equal(next.traces[0]!.steps, 8, 'the next upload is served beside the long one');
+      const error = await stalled;
+      assert.ok(error instanceof HTTPException);
+      assert.equal(error.status, 422);
+      assert.match(error.message, /^the upload long\.json was stopped after 0\.3 s/);
+      assert.ok(logged.some((line) => line.includes('long.json')));
+      const after = await upload('after.json');
+      assert.equal(after.traces[0]!.steps, 8, 'a new worker takes the stopped one’s place');
+    } finally {
+      await pool.close();
+      await db.close();
+      await rm(folder, { recursive: true, force: true });
+    }
+  });
+});

@@ -2,14 +2,19 @@
  * Runs the server's jobs (jobs.ts) off the thread that answers requests: a few worker threads,
  * each with its own database connection, and a bounded number of jobs in flight. When the bound
  * is reached a job is refused at once with 503 and Retry-After, so a burst of uploads neither
- * queues without limit nor stalls `/api/health` and the lists. Without a database file (an
- * in-memory one) or with no workers, jobs run on the calling thread under the same bound.
+ * queues without limit nor stalls `/api/health` and the lists. No input can hold the pool: a job
+ * goes to an idle worker, and when every worker is busy a spare one starts (up to SPARE_WORKERS
+ * more, each stopped again once idle), so a long job never makes a short one wait; and a job that
+ * runs past its deadline is answered with an error naming what it was working on, its worker
+ * stopped and replaced (job-deadline.ts). Without a database file (an in-memory one) or with no
+ * workers, jobs run on the calling thread under the same bound, with no deadline.
  */
 import { HTTPException } from 'hono/http-exception';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { Repository } from '../store/repository.js';
 import type { ErrorAnswer } from './http-errors.js';
+import { deadlineError, DEFAULT_JOB_DEADLINE_MS, stoppedForDeadline } from './job-deadline.js';
 import { runJob, type Job, type JobResults } from './jobs.js';
 
 /** A job as posted to a worker. */
@@ -20,6 +25,7 @@ export interface JobMessage {
 
 /** A worker's answer to one job. */
 export type JobReply =
+  | { ready: true }
   | { id: number; ok: true; value: JobResults[Job['kind']] }
   | { id: number; ok: false; answer: ErrorAnswer };
 
@@ -33,6 +39,8 @@ export interface JobPoolOptions {
   workers?: number;
   /** Jobs running or waiting at most; more are refused with 503 (default 64). */
   maxPending?: number;
+  /** Longest a job may run in a worker, in milliseconds (default DEFAULT_JOB_DEADLINE_MS). */
+  jobDeadlineMs?: number;
   log: (line: string) => void;
 }
 
@@ -66,7 +74,22 @@ interface Slot {
   startedAt: number;
   /** Quick deaths in a row before this worker started. */
   failures: number;
+  /** A spare, started because every worker was busy: stopped once idle, never restarted. */
+  spare: boolean;
+  /** Why the pool stopped this worker itself, if it did (its exit is then no crash). */
+  stoppedBecause?: 'deadline' | 'idle';
+  /** The timer that stops an idle spare. */
+  idleTimer?: NodeJS.Timeout;
+  /** Whether the worker has opened its database and taken jobs. */
+  ready: boolean;
+  /** Deadlines to start once it is ready: a worker's start is not its first jobs' time. */
+  onReady: (() => void)[];
 }
+
+/** Workers started beside the usual ones while every one is busy. */
+const SPARE_WORKERS = 2;
+/** How long a spare worker waits idle for another job before it is stopped. */
+const SPARE_IDLE_MS = 30_000;
 
 /** The pool. */
 export class JobPool {
@@ -75,15 +98,19 @@ export class JobPool {
   private pending = 0;
   private nextId = 1;
   private closed = false;
+  private readonly deadlineMs: number;
+  private databaseFile = '';
   /** Jobs run on the calling thread (no database file to give workers, or no workers). */
   private readonly inline: boolean;
 
   constructor(private readonly options: JobPoolOptions) {
     this.maxPending = options.maxPending ?? 64;
+    this.deadlineMs = options.jobDeadlineMs ?? DEFAULT_JOB_DEADLINE_MS;
     const { databaseFile } = options;
     this.inline =
       databaseFile === undefined || databaseFile === ':memory:' || options.workers === 0;
     if (databaseFile === undefined || this.inline) return;
+    this.databaseFile = databaseFile;
     const workers = options.workers ?? defaultWorkers();
     for (let index = 0; index < workers; index += 1) this.slots.push(this.startSlot(databaseFile));
   }
@@ -103,7 +130,7 @@ export class JobPool {
     this.pending += 1;
     try {
       if (this.inline) return (await runJob(this.options.repository, job)) as JobResults[Kind];
-      const slot = this.leastBusy();
+      const slot = this.slotFor();
       if (!slot) throw busy('no job worker is running (see the server log); try again in a moment');
       return (await this.post(slot, job)) as JobResults[Kind];
     } finally {
@@ -117,17 +144,49 @@ export class JobPool {
     await Promise.all(this.slots.map((slot) => slot.worker.terminate()));
   }
 
-  private leastBusy(): Slot | undefined {
+  /** An idle worker; else a spare started for the job while there is room; else the least busy. */
+  private slotFor(): Slot | undefined {
     let best: Slot | undefined;
     for (const slot of this.slots) if (!best || slot.running.size < best.running.size) best = slot;
-    return best;
+    if (!best || best.running.size === 0) return best;
+    const spares = this.slots.filter((slot) => slot.spare).length;
+    if (spares >= SPARE_WORKERS) return best;
+    const spare = this.startSlot(this.databaseFile, 0, true);
+    this.slots.push(spare);
+    return spare;
   }
 
   private post(slot: Slot, job: Job): Promise<JobResults[Job['kind']]> {
     const id = this.nextId;
     this.nextId += 1;
-    return new Promise((resolve, reject) => {
-      slot.running.set(id, { resolve, reject });
+    if (slot.idleTimer) clearTimeout(slot.idleTimer);
+    return new Promise<JobResults[Job['kind']]>((resolve, reject) => {
+      // Past its deadline a job is answered with an error, and its worker (which may be stuck in a
+      // loop no message can interrupt) is stopped; the worker's other jobs are refused to retry.
+      let deadline: NodeJS.Timeout | undefined;
+      const arm = () => {
+        if (!slot.running.has(id)) return;
+        deadline = setTimeout(() => {
+          if (!slot.running.has(id)) return;
+          slot.running.delete(id);
+          const error = deadlineError(job, this.deadlineMs);
+          reject(error);
+          this.options.log(`error: ${error.message}`);
+          slot.stoppedBecause = 'deadline';
+          void slot.worker.terminate();
+        }, this.deadlineMs);
+        deadline.unref();
+      };
+      const settle =
+        <Value>(done: (value: Value) => void) =>
+        (value: Value) => {
+          clearTimeout(deadline);
+          done(value);
+          this.retireWhenIdle(slot);
+        };
+      slot.running.set(id, { resolve: settle(resolve), reject: settle(reject) });
+      if (slot.ready) arm();
+      else slot.onReady.push(arm);
       // An upload's bytes move to the worker rather than being copied (when they fill their
       // buffer: a slice of a shared one is copied).
       const whole =
@@ -144,14 +203,34 @@ export class JobPool {
     });
   }
 
-  private startSlot(databaseFile: string, failures = 0): Slot {
+  /** Stops a spare once it has waited SPARE_IDLE_MS with no job. */
+  private retireWhenIdle(slot: Slot): void {
+    if (!slot.spare || slot.running.size > 0 || this.closed) return;
+    if (slot.idleTimer) clearTimeout(slot.idleTimer);
+    slot.idleTimer = setTimeout(() => {
+      if (slot.running.size > 0) return;
+      slot.stoppedBecause = 'idle';
+      void slot.worker.terminate();
+    }, SPARE_IDLE_MS);
+    slot.idleTimer.unref();
+  }
+
+  private startSlot(databaseFile: string, failures = 0, spare = false): Slot {
     const slot: Slot = {
       worker: startWorker(databaseFile),
       running: new Map(),
       startedAt: Date.now(),
       failures,
+      spare,
+      ready: false,
+      onReady: [],
     };
     slot.worker.on('message', (reply: JobReply) => {
+      if ('ready' in reply) {
+        slot.ready = true;
+        for (const arm of slot.onReady.splice(0)) arm();
+        return;
+      }
       const pending = slot.running.get(reply.id);
       if (!pending) return;
       slot.running.delete(reply.id);
@@ -169,14 +248,20 @@ export class JobPool {
         pending.reject(
           this.closed
             ? busy('the server is shutting down')
-            : new HTTPException(500, {
-                message: `the job's worker stopped (exit code ${code}); see the server log`,
-              }),
+            : slot.stoppedBecause === 'deadline'
+              ? stoppedForDeadline()
+              : new HTTPException(500, {
+                  message: `the job's worker stopped (exit code ${code}); see the server log`,
+                }),
         );
       slot.running.clear();
       const index = this.slots.indexOf(slot);
       if (index >= 0) this.slots.splice(index, 1);
-      if (this.closed) return;
+      if (this.closed || slot.spare) return;
+      if (slot.stoppedBecause === 'deadline') {
+        this.slots.push(this.startSlot(databaseFile));
+        return;
+      }
       // A worker that cannot start (a database it cannot open) would die again at once: each quick
       // death doubles the wait before the next start, up to a minute; a worker that lived a minute
       // starts the count again.

@@ -13,6 +13,8 @@ import type { JobMessage, JobReply } from './job-pool.js';
 
 const { databaseFile } = workerData as { databaseFile: string };
 const repository = new Repository(await openDatabase(databaseFile));
+// Jobs' deadlines count from here: starting a worker is not the job's time (job-pool.ts).
+parentPort!.postMessage({ ready: true } satisfies JobReply);
 
 parentPort!.on('message', (message: JobMessage) => {
   runJob(repository, message.job).then(

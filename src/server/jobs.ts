@@ -11,7 +11,7 @@ import { getMethod } from '../attribution/registry.js';
 import type { Repository } from '../store/repository.js';
 import { readTracesFromBytes } from '../trace/load.js';
 import { diffTraces } from '../attribution/diverge/diff.js';
-import { storeLiveRun, type StoredLiveRun } from '../live/store-run.js';
+import { rereadRun, storeLiveRun, type StoredLiveRun } from '../live/store-run.js';
 import type { OtlpDocument } from '../live/span-buffer.js';
 import { markOutcome, type MarkedOutcome } from '../recording/replay/outcome.js';
 import type { TraceOutcome } from '../trace/model.js';
@@ -38,6 +38,8 @@ export type Job =
   | { kind: 'diff'; failedId: string; passedId: string }
   | { kind: 'live-run'; traceId: string; document: OtlpDocument; failed: boolean }
   | { kind: 'outcome'; runId: string; outcome: TraceOutcome; attribute?: boolean }
+  /** Reads unreadable runs' kept spans again: one run, or every one (at most 1,000). */
+  | { kind: 'reread'; runId?: string }
   | { kind: 'open-record'; evaluationId: string; index: number }
   | { kind: 'labels' };
 
@@ -47,6 +49,7 @@ export interface JobResults {
   analyse: AnalysisResponse;
   diff: DiffResponse;
   'live-run': StoredLiveRun;
+  reread: StoredLiveRun[];
   outcome: MarkedOutcome;
   'open-record': { status: 200 | 201; answer: AnalysisResponse };
   /** Every labelled trace, as the JSON text of one array. */
@@ -142,6 +145,15 @@ export async function runJob(repository: Repository, job: Job): Promise<JobResul
       return diff(repository, job);
     case 'live-run':
       return storeLiveRun(repository.runs, job);
+    case 'reread': {
+      const ids = job.runId ? [job.runId] : await repository.unreadableRuns.ids();
+      const read: StoredLiveRun[] = [];
+      for (const id of ids) {
+        const stored = await rereadRun(repository.runs, id);
+        if (stored) read.push(stored);
+      }
+      return read;
+    }
     case 'outcome':
       // Storing the outcome, rewriting the run's file and attributing a failure.
       return markOutcome(repository.runs, repository, job.runId, job.outcome, {

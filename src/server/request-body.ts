@@ -1,6 +1,7 @@
 /** Reading a request's JSON body at the edge: parsed, checked against a schema, or a 400. */
 import { HTTPException } from 'hono/http-exception';
 import type { z } from 'zod';
+import { FIRST_ISSUE } from '../trace/format.js';
 
 /** The body as JSON; an empty body reads as `{}`. */
 async function jsonBody(request: Request): Promise<unknown> {
@@ -19,7 +20,7 @@ export async function validBody<Schema extends z.ZodType>(
   schema: Schema,
   what: string,
 ): Promise<z.infer<Schema>> {
-  const parsed = schema.safeParse(await jsonBody(request));
+  const parsed = schema.safeParse(await jsonBody(request), FIRST_ISSUE);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     throw new HTTPException(400, {

@@ -10,7 +10,7 @@ import { providerNames } from '../llm/provider-catalog.js';
 import type { Repository } from '../store/repository.js';
 import { listFormats } from '../trace/registry.js';
 import { analysisRoutes, type RouteOptions } from './analysis-routes.js';
-import type { MethodsResponse } from './api-types.js';
+import type { HealthResponse, MethodsResponse } from './api-types.js';
 import { diffRoutes } from './diff-routes.js';
 import { evaluationRoutes } from './evaluation-routes.js';
 import { runRoutes } from './run-routes.js';
@@ -21,7 +21,16 @@ export function apiRoutes(repository: Repository, options: RouteOptions): Hono {
   const api = new Hono();
   const { jobs } = options;
 
-  api.get('/health', (context) => context.json({ ok: true }));
+  // Health says how many stored runs are unreadable spans, counted at most every 2 s.
+  let unreadable: { count: Promise<number>; at: number } | undefined;
+  const unreadableRuns = () => {
+    if (!unreadable || Date.now() - unreadable.at > 2000)
+      unreadable = { count: repository.unreadableRuns.count(), at: Date.now() };
+    return unreadable.count;
+  };
+  api.get('/health', async (context) =>
+    context.json({ ok: true, unreadableRuns: await unreadableRuns() } satisfies HealthResponse),
+  );
 
   api.get('/methods', (context) =>
     context.json({
@@ -37,7 +46,7 @@ export function apiRoutes(repository: Repository, options: RouteOptions): Hono {
   api.route('/', traceRoutes(repository, jobs));
   api.route('/', analysisRoutes(repository, options));
   api.route('/evaluations', evaluationRoutes(repository, jobs));
-  api.route('/runs', runRoutes(repository, jobs));
+  api.route('/runs', runRoutes(repository, jobs, options.log));
   api.route('/diff', diffRoutes(jobs));
 
   return api;

@@ -11,7 +11,7 @@ import { Repository } from '../store/repository.js';
 import { createApp } from './app.js';
 import { isLoopback, isWildcard } from './auth.js';
 import { JobPool } from './job-pool.js';
-import { createLiveIngest, type LiveSettings } from './live.js';
+import { createLiveIngest, rereadAtStart, type LiveSettings } from './live.js';
 import { otlpApp } from './otlp-routes.js';
 import { clearState, logFile, writeState, type ServerState } from './state.js';
 
@@ -27,6 +27,8 @@ export interface ServeOptions {
   baseUrl?: string;
   /** Job worker threads (default: one per core but one). */
   workers?: number;
+  /** Longest a job may run, in milliseconds (default: job-deadline.ts). */
+  jobDeadlineMs?: number;
   /** Also print log lines to stdout (foreground runs). */
   echo?: boolean;
   /** A second port that takes only OTLP spans on /v1/traces (4318 by convention; default none). */
@@ -140,6 +142,7 @@ export async function startServer(
     repository,
     log,
     ...(options.workers !== undefined ? { workers: options.workers } : {}),
+    ...(options.jobDeadlineMs !== undefined ? { jobDeadlineMs: options.jobDeadlineMs } : {}),
   });
   const live = createLiveIngest(jobs, log, {
     ...options.live,
@@ -211,6 +214,7 @@ export async function startServer(
       'any Host header is accepted (bound to every interface in token mode): name the address the page is opened at with --public-host to refuse others',
     );
 
+  rereadAtStart(jobs, log, options.live?.llm); // this version's readers may know them now
   let stopped = false;
   const stop = async () => {
     if (stopped) return;

@@ -24,6 +24,19 @@ export function jsonText(dialect: Dialect, column: string, key: string): RawBuil
     : sql<string | null>`json_extract(${sql.ref(column)}, ${`$.${key}`})`;
 }
 
+/** The text at a path of plain keys in a JSON column (null when absent). */
+export function jsonPathText(
+  dialect: Dialect,
+  column: string,
+  path: readonly string[],
+): RawBuilder<string | null> {
+  if (!path.every((key) => /^[A-Za-z_]\w*$/.test(key)))
+    throw new Error(`not a path of plain JSON keys: ${path.join('.')}`);
+  return dialect === 'postgres'
+    ? sql<string | null>`(${sql.ref(column)}::jsonb #>> ${`{${path.join(',')}}`})`
+    : sql<string | null>`json_extract(${sql.ref(column)}, ${`$.${path.join('.')}`})`;
+}
+
 /**
  * Whether a JSON column's object has these top-level values: PostgreSQL's containment on jsonb,
  * SQLite's json_extract per key.

@@ -72,6 +72,9 @@ export interface AgentBlame {
   lastWeek: number;
 }
 
+/** The format of a run whose spans no importer could read (its spans kept in its metadata). */
+export const UNREADABLE_FORMAT = 'unreadable';
+
 /** A stored recorded run. */
 export interface RunRecord {
   runId: string;
@@ -86,6 +89,11 @@ export interface RunRecord {
   format: string;
   /** The latest analysis, when the run has one. */
   verdict: RunVerdict | null;
+  /**
+   * Why the run's spans could not be read, for a run received over OTLP that no importer read
+   * (format UNREADABLE_FORMAT): its spans are kept, and it is read again on request or at start.
+   */
+  unreadable: string | null;
   createdAt: string;
   updatedAt: string;
 }

@@ -14,6 +14,8 @@ import { traceWithUserLabel } from './dialect-sql.js';
 import { EvaluationStore } from './evaluations.js';
 import { fileLabelsOf, labelOf, listHistory } from './history.js';
 import type { Page, Paged } from './paging.js';
+import { UnreadableRuns } from './unreadable-runs.js';
+import { latestRunBy, type RunKey } from './run-lookup.js';
 import { RunStore } from './runs.js';
 import type {
   AnalysisRecord,
@@ -53,6 +55,8 @@ const toSummary = (row: {
 export class Repository {
   /** Runs recorded by `faultline proxy`, kept in the same database. */
   readonly runs: RunStore;
+  /** Runs whose spans no importer could read. */
+  readonly unreadableRuns: UnreadableRuns;
 
   /** Analyses of stored traces. */
   readonly analyses: AnalysisStore;
@@ -61,6 +65,7 @@ export class Repository {
 
   constructor(private readonly db: Db) {
     this.runs = new RunStore(db);
+    this.unreadableRuns = new UnreadableRuns(db);
     this.analyses = new AnalysisStore(db);
     this.evaluations = new EvaluationStore(db);
   }
@@ -132,6 +137,11 @@ export class Repository {
    */
   listHistory(page: Page & { query?: string } = {}): Promise<Paged<HistoryEntry>> {
     return listHistory(this.db, page);
+  }
+
+  /** The latest run whose trace names this session or function id (run-lookup.ts). */
+  latestRunBy(key: RunKey, value: string): Promise<string | undefined> {
+    return latestRunBy(this.db, key, value);
   }
 
   async getTrace(id: string): Promise<Trace | undefined> {

@@ -1,20 +1,21 @@
 /**
- * Runs recorded by `faultline proxy`, stored as traces so they appear on the page. A run grows as
- * its calls arrive, so it is stored by run id and rewritten in place (Repository.saveTrace keeps
- * one row per content and would add a row for every step). Its outcome, once a person or a check
- * says it, is kept beside the trace and survives the proxy rewriting the run. Saving a run is one
- * transaction (on PostgreSQL, on a client of its own while other statements go on).
+ * Runs recorded by `faultline proxy`, stored as traces so they appear on the page, by run id and
+ * rewritten in place as their calls arrive (Repository.saveTrace keeps one row per content). The
+ * outcome a person or a check gives is kept beside the trace and survives the rewriting, and so is
+ * the run's task (src/trace/task.ts). Saving is one transaction (on PostgreSQL, on a client of its
+ * own while other statements go on).
  */
 import { randomUUID } from 'node:crypto';
-import type { QueryCreator } from 'kysely';
+import { sql, type QueryCreator } from 'kysely';
 import { taskOf } from '../trace/task.js';
 import { traceHash } from '../trace/hash.js';
 import type { Trace, TraceOutcome } from '../trace/model.js';
 import type { Db, Queries } from './database.js';
-import { jsonText, traceWithOutcome } from './dialect-sql.js';
+import type { Dialect } from './driver.js';
+import { jsonPathText, jsonText, traceWithOutcome } from './dialect-sql.js';
 import type { StoreTables } from './tables.js';
 import { pageBounds, type Page, type Paged } from './paging.js';
-import type { AgentBlame, RunRecord, RunVerdict } from './records.js';
+import { UNREADABLE_FORMAT, type AgentBlame, type RunRecord, type RunVerdict } from './records.js';
 
 export type { AgentBlame, RunRecord, RunVerdict } from './records.js';
 
@@ -32,6 +33,7 @@ interface RunRow {
   analysis_method: string | null;
   analysis_result: string | null;
   analysis_created: string | null;
+  unreadable: string | null;
 }
 
 /** The fields of a stored analysis the list reads. */
@@ -63,12 +65,17 @@ const toRecord = (row: RunRow): RunRecord => ({
   name: row.name,
   format: row.format,
   verdict: verdictOf(row),
+  unreadable: row.format === UNREADABLE_FORMAT ? (row.unreadable ?? 'unreadable spans') : null,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
 });
 
 /** Runs with their trace's size and name and their latest analysis, as the list shows them. */
-function selectRuns(queries: QueryCreator<StoreTables>) {
+function selectRuns(queries: QueryCreator<StoreTables>, dialect: Dialect) {
+  // Why a run's spans could not be read: read from its trace only for such a run.
+  const unreadable = sql<
+    string | null
+  >`CASE WHEN ${sql.ref('traces.format')} = ${UNREADABLE_FORMAT} THEN ${jsonPathText(dialect, 'traces.trace_json', ['metadata', 'unreadable'])} END`;
   return queries
     .selectFrom('runs')
     .innerJoin('traces', 'traces.id', 'runs.trace_id')
@@ -100,6 +107,7 @@ function selectRuns(queries: QueryCreator<StoreTables>) {
       'latest.method as analysis_method',
       'latest.result_json as analysis_result',
       'latest.created_at as analysis_created',
+      unreadable.as('unreadable'),
     ]);
 }
 
@@ -109,10 +117,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 export class RunStore {
   constructor(private readonly db: Db) {}
 
-  /**
-   * Stores a run's trace under its run id (the trace's id), inserting it the first time and
-   * rewriting it after. An outcome already stored wins over a trace that says none.
-   */
+  /** Stores a run's trace under its run id (the trace's id): inserted once, rewritten after. */
   save(trace: Trace, options: { file?: string; name?: string } = {}): Promise<RunRecord> {
     return this.db.queries.transaction().execute(async (transaction) => {
       const now = new Date().toISOString();
@@ -121,11 +126,15 @@ export class RunStore {
       const stored = outcome === trace.outcome ? trace : { ...trace, outcome };
       const json = JSON.stringify(stored);
       const labelsJson = stored.labels ? JSON.stringify(stored.labels) : null;
+      // An outcome already stored wins over a trace that says none; the task is the run's.
+      const columns = { outcome, task: taskOf(stored) ?? null };
       if (existing) {
         await transaction
           .updateTable('traces')
           .set({
             trace_json: json,
+            // A run read again (it was unreadable spans) takes the format that read it.
+            format: stored.format,
             steps: stored.steps.length,
             content_hash: traceHash(stored),
             labels_json: labelsJson,
@@ -135,9 +144,8 @@ export class RunStore {
         await transaction
           .updateTable('runs')
           .set((builder) => ({
-            outcome,
+            ...columns,
             file: options.file ?? builder.ref('file'),
-            task: taskOf(stored) ?? null,
             updated_at: now,
           }))
           .where('run_id', '=', trace.id)
@@ -163,8 +171,7 @@ export class RunStore {
             run_id: trace.id,
             trace_id: traceId,
             file: options.file ?? null,
-            outcome,
-            task: taskOf(stored) ?? null,
+            ...columns,
             created_at: now,
             updated_at: now,
           })
@@ -185,9 +192,13 @@ export class RunStore {
     byTraceId: boolean,
   ): Promise<RunRecord | undefined> {
     const row =
-      (await selectRuns(queries).where('runs.run_id', '=', id).executeTakeFirst()) ??
+      (await selectRuns(queries, this.db.dialect)
+        .where('runs.run_id', '=', id)
+        .executeTakeFirst()) ??
       (byTraceId
-        ? await selectRuns(queries).where('runs.trace_id', '=', id).executeTakeFirst()
+        ? await selectRuns(queries, this.db.dialect)
+            .where('runs.trace_id', '=', id)
+            .executeTakeFirst()
         : undefined);
     return row ? toRecord(row) : undefined;
   }
@@ -232,7 +243,7 @@ export class RunStore {
     const lastWeek = new Date(now.getTime() - 14 * DAY_MS).toISOString();
     const rows = await this.db.queries
       .with('blamed', (queries) =>
-        selectRuns(queries)
+        selectRuns(queries, this.db.dialect)
           .clearSelect()
           .select([
             jsonText(this.db.dialect, 'latest.result_json', 'agent').as('agent'),
@@ -277,7 +288,7 @@ export class RunStore {
         .selectFrom('runs')
         .select((builder) => builder.fn.countAll<number>().as('total'))
         .executeTakeFirstOrThrow(),
-      selectRuns(this.db.queries)
+      selectRuns(this.db.queries, this.db.dialect)
         .orderBy('runs.updated_at', 'desc')
         .orderBy('runs.run_id')
         .limit(limit)

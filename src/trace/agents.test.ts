@@ -16,6 +16,23 @@ describe('agent names', () => {
     assert.equal(canonicalAgentName('WebSurfer'), 'WebSurfer');
   });
 
+  it(
+    'reads hostile names in time linear in their length, and cuts them',
+    { timeout: 20_000 },
+    () => {
+      const spaces = ' '.repeat(1_000_000);
+      for (const name of [`A${spaces}B`, `A${spaces}(x`, `A${spaces}(x)y)`, '('.repeat(1_000_000)])
+        assert.ok(canonicalAgentName(name).length <= 200);
+      assert.equal(canonicalAgentName(`Orchestrator${' '.repeat(10)}(thought)`), 'Orchestrator');
+      assert.equal(
+        canonicalAgentName('f(a(b))'),
+        'f(a(b))',
+        'a suffix with parentheses inside stays',
+      );
+      assert.equal(canonicalAgentName('(thought)'), '(thought)');
+    },
+  );
+
   it('tells humans, tools and agents apart', () => {
     assert.equal(roleOfSpeaker('human'), 'human');
     assert.equal(roleOfSpeaker('Computer_terminal'), 'tool');

@@ -4,6 +4,7 @@
  */
 import type { Step, StepRole, Trace, TraceLabels } from './model.js';
 import { squash, squashTask } from './step-text.js';
+import { cutName } from './text-limits.js';
 
 /** Speakers that are the human user rather than an agent. */
 const HUMAN_SPEAKERS = new Set(['human', 'user', 'user_proxy', 'userproxy', 'admin']);
@@ -18,11 +19,16 @@ const TOOL_SPEAKER = /(terminal|executor|code_?exec|interpreter|^tool$|^function
 /**
  * The canonical name of a speaker: the parenthesised suffix Magentic-One adds is dropped
  * (`Orchestrator (thought)` and `Orchestrator (-> WebSurfer)` are the agent `Orchestrator`),
- * and surrounding whitespace is trimmed.
+ * surrounding whitespace is trimmed, and a name longer than any real one is cut (text-limits.ts).
  */
 export function canonicalAgentName(speaker: string): string {
-  const trimmed = speaker.trim();
-  const withoutSuffix = trimmed.replace(/\s*\([^()]*\)\s*$/, '').trim();
+  const trimmed = cutName(speaker.trim());
+  // The last `(…)` holding no parenthesis, found from the end: a pattern for it (/\s*\(…\)\s*$/)
+  // tried at every position of a long run of spaces takes time quadratic in the name's length.
+  if (!trimmed.endsWith(')')) return trimmed;
+  const open = trimmed.lastIndexOf('(', trimmed.length - 2);
+  if (open < 0 || trimmed.lastIndexOf(')', trimmed.length - 2) > open) return trimmed;
+  const withoutSuffix = trimmed.slice(0, open).trim();
   return withoutSuffix.length > 0 ? withoutSuffix : trimmed;
 }
 

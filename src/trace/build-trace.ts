@@ -4,6 +4,7 @@
  */
 import { canonicalAgentName, matchAgentName, roleOfSpeaker } from './agents.js';
 import { mastCode } from './mast.js';
+import { cutName } from './text-limits.js';
 import type { AgentInfo, Step, StepRole, Trace, TraceLabels, TraceOutcome } from './model.js';
 
 /** A step as an importer sees it; index and canonical agent are filled in by `buildTrace`. */
@@ -36,18 +37,28 @@ export interface DraftTrace {
   reference?: string;
 }
 
+/** A tool call or result with its name cut like any name (the same object when it is short). */
+function withShortName<Item extends { name?: string }>(item: Item): Item {
+  return item.name === undefined || item.name === cutName(item.name)
+    ? item
+    : { ...item, name: cutName(item.name) };
+}
+
 /** Numbers the steps, canonicalises agents and labels, and lists the agents in order of appearance. */
 export function buildTrace(draft: DraftTrace): Trace {
   const steps: Step[] = draft.steps.map((step, index) => {
     const built: Step = {
       index,
-      agent: step.agent ?? canonicalAgentName(step.speaker),
-      speaker: step.speaker,
+      // Names are cut where they are read: a hostile file's 50 MB name is not carried further.
+      agent: step.agent !== undefined ? cutName(step.agent) : canonicalAgentName(step.speaker),
+      speaker: cutName(step.speaker),
       role: step.role ?? roleOfSpeaker(step.speaker),
       content: step.content,
     };
-    if (step.toolCalls && step.toolCalls.length > 0) built.toolCalls = step.toolCalls;
-    if (step.toolResults && step.toolResults.length > 0) built.toolResults = step.toolResults;
+    if (step.toolCalls && step.toolCalls.length > 0)
+      built.toolCalls = step.toolCalls.map((call) => withShortName(call));
+    if (step.toolResults && step.toolResults.length > 0)
+      built.toolResults = step.toolResults.map((result) => withShortName(result));
     if (step.timestamp) built.timestamp = step.timestamp;
     if (step.error) built.error = step.error;
     if (step.span) built.span = step.span;
@@ -66,7 +77,7 @@ export function buildTrace(draft: DraftTrace): Trace {
   }
 
   const trace: Trace = {
-    id: draft.id,
+    id: cutName(draft.id),
     format: draft.format,
     outcome: draft.outcome ?? 'unknown',
     steps,

@@ -23,6 +23,7 @@ const fixtures = readdirSync(formatsFolder)
 const EXPECTED_FORMAT: Record<string, string> = {
   'aegis-flat.jsonl': 'aegis',
   'aegis-release.json': 'aegis',
+  'ai-sdk-telemetry.json': 'ai-sdk',
   'ag2-autogen02-groupchat.json': 'autogen',
   'ag2-autogen02-tool-calls.json': 'autogen',
   'canonical-trace.json': 'canonical',
@@ -44,6 +45,8 @@ const EXPECTED_FORMAT: Record<string, string> = {
   'messages-logprobs.json': 'messages',
   'messages-with-bom.json': 'messages',
   'openai-agents-traces-ingest.json': 'openai-agents',
+  'openinference-langgraph.json': 'openinference',
+  'openinference-openai-agents.json': 'openinference',
   'openinference-otlp.json': 'openinference',
   'otel-events.json': 'otel',
   'otel-logprobs.json': 'otel',

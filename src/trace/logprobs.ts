@@ -9,7 +9,7 @@
  * probabilities, never an error: they are facts beside the step, and a step reads without them.
  */
 import { z } from 'zod';
-import { parseJsonOr } from './format.js';
+import { FIRST_ISSUE, parseJsonOr } from './format.js';
 import type { StepLogprobs } from './model.js';
 
 /** Least likely tokens kept per step. */
@@ -63,11 +63,11 @@ export function summariseLogprobs(tokens: readonly TokenLogprob[]): StepLogprobs
 
 /** The tokens of any shape this module reads, or undefined. */
 function tokensOf(value: unknown): TokenLogprob[] | undefined {
-  const list = tokenListSchema.safeParse(value);
+  const list = tokenListSchema.safeParse(value, FIRST_ISSUE);
   if (list.success) return list.data;
-  const chat = chatSchema.safeParse(value);
+  const chat = chatSchema.safeParse(value, FIRST_ISSUE);
   if (chat.success && chat.data.content) return chat.data.content;
-  const legacy = legacySchema.safeParse(value);
+  const legacy = legacySchema.safeParse(value, FIRST_ISSUE);
   if (legacy.success)
     // A missing value (the first token's, as some servers write null) keeps its position.
     return legacy.data.tokens.map((token, index) => ({
@@ -84,7 +84,7 @@ function tokensOf(value: unknown): TokenLogprob[] | undefined {
 export function readLogprobs(value: unknown): StepLogprobs | undefined {
   if (value === null || value === undefined) return undefined;
   const parsed = typeof value === 'string' ? parseJsonOr(value) : value;
-  const summary = summarySchema.safeParse(parsed);
+  const summary = summarySchema.safeParse(parsed, FIRST_ISSUE);
   if (summary.success) return summary.data;
   const tokens = tokensOf(parsed);
   return tokens ? summariseLogprobs(tokens) : undefined;

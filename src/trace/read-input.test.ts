@@ -106,6 +106,37 @@ describe('reading trace files', () => {
     );
   });
 
+  it('reads gzip inside gzip, and names a file compressed more times than is sensible', () => {
+    let bytes: Uint8Array = Buffer.from('{"history": []}');
+    for (let layer = 1; layer <= 4; layer += 1) {
+      bytes = new Uint8Array(gzipSync(bytes));
+      if (layer === 2)
+        assert.deepEqual(rawInputFromBytes(bytes, 'twice.json.gz'), {
+          kind: 'json',
+          value: { history: [] },
+        });
+    }
+    assert.throws(
+      () => rawInputFromBytes(bytes, 'deep.json.gz'),
+      /^TraceFormatError: deep\.json\.gz: it is gzip-compressed more than 3 times over/,
+    );
+  });
+
+  it('reads UTF-16 and UTF-32 text by its byte-order mark, either byte order', () => {
+    const text = '\uFEFF{"history": [], "question": "café ☕ 𝄞"}';
+    const utf16le = Buffer.from(text, 'utf16le');
+    const utf16be = Buffer.from(utf16le).swap16();
+    const utf32le = Buffer.alloc(4 * [...text].length);
+    [...text].forEach((char, index) => utf32le.writeUInt32LE(char.codePointAt(0)!, index * 4));
+    const utf32be = Buffer.from(utf32le).swap32();
+    for (const [name, bytes] of Object.entries({ utf16le, utf16be, utf32le, utf32be }))
+      assert.deepEqual(
+        rawInputFromBytes(new Uint8Array(bytes), `${name}.json`),
+        { kind: 'json', value: { history: [], question: 'café ☕ 𝄞' } },
+        name,
+      );
+  });
+
   it('says a truncated or damaged gzip file is so, naming the file', () => {
     const bytes = gzipSync(Buffer.from(JSON.stringify({ history: [], pad: 'x'.repeat(5000) })));
     assert.throws(

@@ -1,7 +1,8 @@
 /**
  * Reads a trace file into one of three raw shapes (a JSON document, JSON Lines records, or a
  * SQLite database) before any format is chosen. Trace files are untrusted: size is checked before
- * reading (and again after a gzip file is decompressed), a byte-order mark is dropped, parse
+ * reading (and again after a gzip file is decompressed), text is decoded by its byte-order mark
+ * (UTF-8, UTF-16 and UTF-32; text-encoding.ts), parse
  * failures name the line and column, values nested deeper than any real trace are refused where
  * they are (json-depth.ts), and a broken JSON Lines line is kept as an error beside the others
  * (reading JSON text and JSON Lines, and saying why text is not JSON, is json-text.ts).
@@ -17,6 +18,7 @@ import {
   parseJsonLines,
   type JsonLines,
 } from './json-text.js';
+import { decodeMarkedText, encodingOfMark } from './text-encoding.js';
 
 /** Largest trace file read, in bytes. V8 cannot hold a much larger string in one piece. */
 export const MAX_TRACE_BYTES = 512 * 1024 * 1024;
@@ -111,15 +113,35 @@ const isBinary = (bytes: Uint8Array) => bytes.subarray(0, BINARY_HEAD).includes(
  */
 type Decoded = { kind: 'sqlite'; bytes: Uint8Array } | { kind: 'text'; text: string; name: string };
 
+/** Most gzip layers read (an exporter's compressed batch, compressed again by an archiver). */
+const MAX_GZIP_LAYERS = 3;
+
+/** The bytes with every gzip layer taken off, each layer bounded like one. */
+function gunzipLayers(bytes: Uint8Array, file: string): Uint8Array {
+  let plain = bytes;
+  for (let layers = 0; isGzip(plain); layers += 1) {
+    if (layers === MAX_GZIP_LAYERS)
+      throw new TraceFormatError(
+        file,
+        `it is gzip-compressed more than ${MAX_GZIP_LAYERS} times over; decompress it (gunzip) and give the trace inside`,
+      );
+    plain = gunzipTrace(plain, file);
+  }
+  return plain;
+}
+
 /**
  * Decodes bytes, recognising SQLite databases by their header; gzip-compressed bytes are
- * decompressed first. Binary files are refused.
+ * decompressed first (a few layers deep), and UTF-16 or UTF-32 text is told by its byte-order mark.
+ * Binary files are refused.
  */
 function decode(bytes: Uint8Array, file: string): Decoded {
   const gzip = isGzip(bytes);
-  const plain = gzip ? gunzipTrace(bytes, file) : bytes;
+  const plain = gzip ? gunzipLayers(bytes, file) : bytes;
   const name = gzip ? file.replace(/\.gz$/i, '') : file;
   if (isSqlite(plain)) return { kind: 'sqlite', bytes: plain };
+  const marked = encodingOfMark(plain);
+  if (marked) return { kind: 'text', text: decodeMarkedText(plain, marked), name };
   if (isBinary(plain))
     throw new TraceFormatError(
       file,
@@ -217,7 +239,8 @@ async function readDecoded(file: string): Promise<Decoded> {
   if (file === STDIN_PATH) return decode(await readStdin(), STDIN_NAME);
   await checkTraceFile(file);
   const head = await headOf(file);
-  if (isGzip(head) || isSqlite(head) || isBinary(head)) return decode(await readFile(file), file);
+  if (isGzip(head) || isSqlite(head) || encodingOfMark(head) || isBinary(head))
+    return decode(await readFile(file), file);
   return { kind: 'text', text: readText(file), name: file };
 }
 

@@ -4,6 +4,7 @@
  */
 import { UserError } from '../errors.js';
 import type { TraceFormat } from './format.js';
+import { aiSdkFormat } from './formats/ai-sdk.js';
 import { aegisFormat } from './formats/aegis.js';
 import { ag2SqliteFormat } from './formats/ag2-sqlite.js';
 import { autogenFormat } from './formats/autogen.js';
@@ -29,6 +30,7 @@ const formats = new Map<string, TraceFormat>(
     aegisFormat,
     whoAndWhenProFormat,
     openAiAgentsFormat,
+    aiSdkFormat,
     openInferenceFormat,
     otelFormat,
     collectorRowsFormat,

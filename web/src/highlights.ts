@@ -15,10 +15,24 @@ export function evidenceLines(
   if (result.evidence)
     return result.evidence.map(({ step, quote }) => ({ step, quote: trimmed(quote) }));
   const lines: { step: number; quote: string }[] = [];
-  for (const match of result.reason.matchAll(/“([^”]+)”/g))
-    for (const step of [result.step, result.step + 1])
-      lines.push({ step, quote: trimmed(match[1]!) });
+  for (const quote of quotedIn(result.reason))
+    for (const step of [result.step, result.step + 1]) lines.push({ step, quote: trimmed(quote) });
   return lines.filter(({ quote }) => quote.length >= 8);
+}
+
+/**
+ * The “quoted” passages of a text, found by position: a pattern would rescan the rest of the text
+ * from every opening mark that is never closed.
+ */
+function quotedIn(text: string): string[] {
+  const quotes: string[] = [];
+  for (let open = text.indexOf('“'); open >= 0; open = text.indexOf('“', open + 1)) {
+    const close = text.indexOf('”', open + 1);
+    if (close < 0) break;
+    if (close > open + 1) quotes.push(text.slice(open + 1, close));
+    open = close;
+  }
+  return quotes;
 }
 
 /** A quote as it appears in the run: without the marks of a cut (at its end, or at both ends). */

@@ -1,7 +1,7 @@
 /**
  * Runs: runs recorded by the proxy or received as OpenTelemetry spans, newest first, as they
  * arrive (the first page refreshes every few seconds), with how each ended and its latest verdict
- * and failure modes; above them, the agents blamed most for failed runs this week against last. A
+ * and failure modes (or, for spans no reader knows, why they were not read); above them, the agents blamed most for failed runs this week against last. A
  * run opens in the analysis view (its verdict, or its trace when it has none).
  */
 import type { AgentBlame, BlameResponse, RunRecord, RunsResponse } from './api.js';
@@ -26,6 +26,7 @@ const OUTCOME_TEXT: Record<RunRecord['outcome'], string> = {
 
 /** Where a run came from: spans (an OTLP importer's format) or the recording proxy. */
 const SPAN_FORMATS = new Set([
+  'ai-sdk',
   'otel',
   'openinference',
   'openai-agents',
@@ -33,7 +34,11 @@ const SPAN_FORMATS = new Set([
   'collector-rows',
 ]);
 const sourceOf = (run: RunRecord) =>
-  SPAN_FORMATS.has(run.format) ? `spans (${run.format})` : 'proxy';
+  run.unreadable !== null
+    ? 'spans (unreadable)'
+    : SPAN_FORMATS.has(run.format)
+      ? `spans (${run.format})`
+      : 'proxy';
 
 function runLine(run: RunRecord, actions: RunsActions): HTMLTableRowElement {
   const path = run.verdict ? `/analyses/${run.verdict.analysisId}` : `/traces/${run.traceId}`;
@@ -42,13 +47,17 @@ function runLine(run: RunRecord, actions: RunsActions): HTMLTableRowElement {
     event.preventDefault();
     actions.navigate(path);
   });
-  const verdict = run.verdict
-    ? run.verdict.agent === null
-      ? 'none'
-      : `${run.verdict.agent} @ ${run.verdict.step ?? '?'}`
-    : run.outcome === 'failure'
-      ? 'attributing…'
-      : '—';
+  // A run whose spans no reader knows says why, where its verdict would be.
+  const verdict =
+    run.unreadable !== null
+      ? `not read: ${run.unreadable}`
+      : run.verdict
+        ? run.verdict.agent === null
+          ? 'none'
+          : `${run.verdict.agent} @ ${run.verdict.step ?? '?'}`
+        : run.outcome === 'failure'
+          ? 'attributing…'
+          : '—';
   const cells = [
     sourceOf(run),
     String(run.steps),
@@ -59,7 +68,12 @@ function runLine(run: RunRecord, actions: RunsActions): HTMLTableRowElement {
   ];
   return element(
     'tr',
-    { class: run.outcome === 'failure' ? 'failed-run' : '', 'data-run': run.runId },
+    {
+      class:
+        run.unreadable !== null ? 'unreadable-run' : run.outcome === 'failure' ? 'failed-run' : '',
+      'data-run': run.runId,
+      ...(run.unreadable !== null ? { title: run.unreadable } : {}),
+    },
     element('td', {}, link),
     ...cells.map((text) => element('td', {}, text)),
   );

@@ -53,7 +53,7 @@ const NOISE = [
 /** A number as written: thousands separators, decimals, exponent, percent. */
 const NUMBER = /(?<![\w.])[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?%?/g;
 /** A list item's or a heading's own number (`1. `, `2) `) is layout, not a figure. */
-const LIST_NUMBER = /^\s*\d+[.)]\s/gm;
+const LIST_NUMBER = /^[ \t]*\d+[.)]\s/gm;
 
 /** Text with ids, timestamps and timings blanked. */
 export function withoutNoise(text: string): string {
@@ -161,7 +161,7 @@ export function decisionOf(text: string): number {
       .some((before) => NEGATORS.has(before));
     score += negated ? -polarity : polarity;
   });
-  for (const match of prose.matchAll(/^\s*(yes|no)\b/gim))
+  for (const match of prose.matchAll(/^[ \t]*(yes|no)\b/gim))
     score += match[1]!.toLowerCase() === 'yes' ? 1 : -1;
   return Math.sign(score);
 }
@@ -170,7 +170,7 @@ export function decisionOf(text: string): number {
  * How a step ends a run: AutoGen's `TERMINATE`, or a line that gives the final answer (`FINAL
  * ANSWER: 42`, ReAct's `Final Answer:`), as a team's last step does.
  */
-const ENDS_RUN = /\bTERMINATE\b|^\W*final answer\s*:/im;
+const ENDS_RUN = /\bTERMINATE\b|^[^\w\n\r\u2028\u2029]*final answer\s*:/im;
 
 /** The agent key of a name: canonical, lower-case, without separators. */
 export const agentKey = (name: string) =>

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { matchAgentName } from '../../trace/agents.js';
 import { mastCode } from '../../trace/mast.js';
 import type { Trace } from '../../trace/model.js';
+import { trimStartOf } from '../../trace/text-limits.js';
 
 /** JSON shapes of the three replies (also sent as structured-output schemas). */
 export const attributionReplySchema = z.object({
@@ -97,8 +98,7 @@ const SCAN_BUDGET = 2_000_000;
  * as an object (so braces in the prose before it do not get in the way).
  */
 export function extractJsonObject(text: string): Record<string, unknown> | undefined {
-  const fenced = /```(?:json)?\s*([\s\S]*?)```/i.exec(text);
-  const inFence = fenced?.[1] ? objectOf(fenced[1]) : undefined;
+  const inFence = objectOf(fencedBlock(text) ?? '');
   if (inFence) return inFence;
   // Each opening brace is tried in turn (code quoted before the object has many), so a reply of
   // many unclosed braces (a model stuck repeating itself) would take quadratic time: the reading
@@ -111,6 +111,18 @@ export function extractJsonObject(text: string): Record<string, unknown> | undef
     if (budget.left <= 0) break;
   }
   return undefined;
+}
+
+/**
+ * The first fenced block's text (without a `json` tag), found by position: a lazy pattern would
+ * rescan the rest of the reply from every fence that is never closed.
+ */
+function fencedBlock(text: string): string | undefined {
+  const open = text.indexOf('```');
+  const close = open < 0 ? -1 : text.indexOf('```', open + 3);
+  if (close < 0) return undefined;
+  const inner = text.slice(open + 3, close);
+  return inner.slice(0, 4).toLowerCase() === 'json' ? inner.slice(4) : inner;
 }
 
 /** The JSON object a text holds, if it parses as one. */
@@ -144,8 +156,8 @@ export function parseAttributionReply(
     // line ("Agent: X, Step: N, Reason: ...") and with Markdown bold around labels or values.
     agent = /agent(?: name)?\s*(?:\*+\s*)?[:=]\s*(?:\*+\s*)?([^\n*]+)/i
       .exec(text)?.[1]
-      ?.replace(/\s*[,;|]\s*(?:step|reason)\b[\s\S]*$/i, '')
-      .trim();
+      ?.split(/[,;|]\s*(?:step|reason)\b/i, 1)[0]
+      ?.trim();
     const stepText = /step(?: number)?\s*(?:\*+\s*)?[:=]\s*(?:\*+\s*)?(\d+)/i.exec(text)?.[1];
     step = stepText === undefined ? undefined : Number(stepText);
     reason =
@@ -153,11 +165,10 @@ export function parseAttributionReply(
         .exec(text)?.[1]
         ?.trim() ?? '';
     // "Modes: 2.6, FM-1.3" on its own line; the reason stops before it.
-    const modeLine = /^[^\w\n]*(?:failure )?modes?\s*(?:\*+\s*)?[:=]\s*(?:\*+\s*)?(.+)$/im.exec(
-      text,
-    );
+    const modeLine =
+      /^[^\w\n\r\u2028\u2029]*(?:failure )?modes?[ \t]*(?:\*+[ \t]*)?[:=](.+)$/im.exec(text);
     if (modeLine) {
-      modes = modesOfReply(modeLine[1]!.split(/[,;]/));
+      modes = modesOfReply(trimStartOf(modeLine[1]!, ' \t*').split(/[,;]/));
       reason = reason
         .replace(/\n[^\w\n]*(?:failure )?modes?\s*(?:\*+\s*)?[:=][\s\S]*$/i, '')
         .trim();
@@ -187,11 +198,13 @@ export function parseVerdictReply(text: string): { error: boolean; reason: strin
   const json = readVerdict.safeParse(extractJsonObject(text));
   if (json.success) return json.data;
   // "Yes. …", "1. Yes", "**1. Yes**", "**Yes**": the verdict opens the reply.
-  const match = /^\s*(?:\*+\s*)?(?:1\s*[.)]\s*)?(?:\*+\s*)?(yes|no)\b\**/i.exec(text);
+  // Leading spaces and stars are skipped in one pass, so that a pattern need not weigh them.
+  const opening = trimStartOf(text, ' \t\r\n*');
+  const match = /^(?:1\s*[.)][\s*]*)?(yes|no)\b\**/i.exec(opening);
   if (!match) return undefined;
   return {
     error: match[1]!.toLowerCase() === 'yes',
-    reason: text
+    reason: opening
       .slice(match[0].length)
       .replace(/^[\s.,:*-]+/, '')
       .trim(),

@@ -13,7 +13,7 @@ const PLAN = /\b(?:plan\b|initial plan|updated ledger|steps? to (?:solve|take)|a
 const CODE = /```(?:python|py|sh|bash|javascript|js|sql)?\s*\n/i;
 const VERIFY = /\b(?:verif(?:y|ied|ication)|double-check|confirm(?:ed|s)?|validat(?:e|ed|ion))\b/i;
 const BROWSE = /^\s*i (typed|clicked|scrolled|visited|searched|opened|navigated|hovered|went)\b/i;
-const DELEGATE_SPEAKER = /\(\s*->\s*[^)]+\)/;
+const DELEGATE_SPEAKER = /\(\s*->[^)]+\)/;
 
 /** The action of a step: a short verb such as `plan`, `delegate`, `search` or a tool's name. */
 export function actionOf(step: Step): string {

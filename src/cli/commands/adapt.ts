@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import { UserError } from '../../errors.js';
 import type { Trace } from '../../trace/model.js';
+import { systemLine } from './system-line.js';
 import { addCampaignOptions, campaignOf, type InjectFlags } from './inject.js';
 
 interface AdaptFlags extends InjectFlags {
@@ -97,6 +98,7 @@ async function runAdapt(flags: AdaptFlags, exit: (code: number) => void): Promis
         )
         .join('\n')}\n\n` +
       `agent ${percent(before.agent)} → ${percent(after.agent)}, step ${percent(before.step)} → ${percent(after.step)}. ` +
+      (adapted.system ? `\n${systemLine(adapted.system)}\n` : '') +
       `The adapted model is ${modelOut}: faultline attribute RUN --model-file ${modelOut}\n`,
   );
   exit(0);

@@ -30,6 +30,7 @@ import { forEachTrace, finishBatch } from '../batch.js';
 import { foldPlanOf, type FoldFlags } from '../fold-options.js';
 import { wholeNumber } from '../flag-values.js';
 import { llmOptionsOf, type LlmFlags } from '../llm-options.js';
+import { terminalSafe } from '../terminal-text.js';
 
 export interface EvalFlags extends LlmFlags, FoldFlags {
   concurrency: string;
@@ -153,7 +154,7 @@ export async function runEvalCommand(
     ...(modes ? { modes } : {}),
     ...(injected ? { injected } : {}),
   };
-  process.stdout.write(terminalReport(summary));
+  process.stdout.write(terminalReport(terminalSafe(summary)));
   process.stderr.write(`results stored in ${store.file}\n`);
   await saveForPage(`${methods.join(', ')} on ${shownPaths(paths)}`, methods, traces, summary);
   await writeReports(flags.out ?? [], summary, traces);

@@ -32,6 +32,7 @@ interface LaunchFlags {
   liveMethod?: string;
   databaseUrl?: string;
   liveModel?: string;
+  jobTimeout?: string;
 }
 
 /** The command being run (dist/cli/index.js, or src/cli/index.ts under tsx with its loader in execArgv). */
@@ -60,6 +61,7 @@ const liveArguments = (flags: LaunchFlags) => [
   ...(flags.otlpMaxRunSpans !== undefined ? ['--otlp-max-run-spans', flags.otlpMaxRunSpans] : []),
   ...(flags.liveMethod ? ['--live-method', flags.liveMethod] : []),
   ...(flags.liveModel ? ['--live-model', flags.liveModel] : []),
+  ...(flags.jobTimeout !== undefined ? ['--job-timeout', flags.jobTimeout] : []),
 ];
 
 /** Registers `faultline launch`. */
@@ -101,6 +103,11 @@ export function registerLaunch(program: Command, exit: (code: number) => void): 
       'besides the offline method, attribute failed live runs with this one (e.g. an LLM method)',
     )
     .option('--live-model <model>', 'the model for --live-method')
+    .option(
+      '--job-timeout <seconds>',
+      'stop an upload, analysis or received run that takes longer, answering with an error that names it',
+      '120',
+    )
     .addHelpText(
       'after',
       '\nExamples:\n  faultline launch\n  faultline launch --otlp-port 4318\n  FAULTLINE_DATABASE_URL=postgres://faultline@db/faultline faultline launch --otlp-port 4318\n  faultline launch --daemon --port 8600\n  FAULTLINE_TOKEN=s3cret faultline launch --host 0.0.0.0 --public-host faultline.lan\n  faultline launch --base-url http://127.0.0.1:8000/v1',
@@ -110,6 +117,7 @@ export function registerLaunch(program: Command, exit: (code: number) => void): 
       const port = portOf(flags.port);
       if (flags.otlpMaxRunSpans !== undefined)
         wholeNumber(flags.otlpMaxRunSpans, '--otlp-max-run-spans', 1);
+      if (flags.jobTimeout !== undefined) wholeNumber(flags.jobTimeout, '--job-timeout', 1);
       if (flags.databaseUrl !== undefined && !isPostgresUrl(flags.databaseUrl))
         throw new UserError(
           `--database-url must be a postgres:// URL, got "${redactUrl(flags.databaseUrl)}"`,
@@ -207,6 +215,9 @@ async function serveForeground(
     ...(flags.baseUrl ? { baseUrl: flags.baseUrl } : {}),
     ...(flags.otlpPort !== undefined ? { otlpPort: portOf(flags.otlpPort, '--otlp-port') } : {}),
     ...(flags.databaseUrl ? { databaseUrl: flags.databaseUrl } : {}),
+    ...(flags.jobTimeout !== undefined
+      ? { jobDeadlineMs: 1000 * wholeNumber(flags.jobTimeout, '--job-timeout', 1) }
+      : {}),
     live: {
       ...(flags.otlpMaxRunSpans !== undefined
         ? { maxSpansPerRun: wholeNumber(flags.otlpMaxRunSpans, '--otlp-max-run-spans', 1) }

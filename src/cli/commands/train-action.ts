@@ -9,9 +9,9 @@ import { loadOfflineModel } from '../../attribution/offline/attribute/attributor
 import { labelledModes } from '../../attribution/offline/modes/mode-model.js';
 import type { TrainSettings } from '../../attribution/offline/model/settings.js';
 import { MIN_MODE_RUNS, trainModelFile } from '../../attribution/offline/train/train-model-file.js';
-import { adaptModel, fitSystemLayer } from '../../attribution/offline/train/system-layer.js';
+import { adaptModel, chooseSystemLayer } from '../../attribution/offline/train/system-layer.js';
 import type { OfflineModel } from '../../attribution/offline/model/model-file.js';
-import type { SystemLayer } from '../../attribution/offline/scores/agent-prior.js';
+import { systemLine } from './system-line.js';
 import { UserError } from '../../errors.js';
 import { crossValidationRecords } from '../../eval/cross-validate.js';
 import { foldCount, seedsOf, type FoldPlan } from '../../attribution/offline/train/folds.js';
@@ -24,6 +24,7 @@ import { forEachTrace, finishBatch, type BatchOutcome } from '../batch.js';
 import { nonNegativeNumber } from '../flag-values.js';
 import { foldPlanOf } from '../fold-options.js';
 import { outOf, refuseFitFlags, settingsOf, type TrainFlags } from './train-flags.js';
+import { terminalSafe } from '../terminal-text.js';
 
 /**
  * The runs the failure-mode classifiers learn from: those of --modes-data and any others labelled
@@ -91,7 +92,7 @@ function printCrossValidation(
     unlabelled,
     plan: plans[0]!,
   });
-  process.stdout.write(terminalReport(summary));
+  process.stdout.write(terminalReport(terminalSafe(summary)));
 }
 
 /** The `train` command's work, loaded only when the command runs. */
@@ -161,8 +162,9 @@ export async function runTrainCommand(
     },
   });
   const reused = modeRuns.runs.length < MIN_MODE_RUNS && model.modes !== undefined;
-  // Adapting to a system: a prior over its agents' names on top of the refitted model.
-  const system = base.length > 0 ? fitSystemLayer(model, own) : undefined;
+  // Adapting to a system: a prior over its agents' names on top of the refitted model, or the
+  // record alone, or the model alone, chosen by leaving each of the user's runs out in turn.
+  const system = base.length > 0 ? chooseSystemLayer(model, own) : undefined;
   await writeModel(outOf(flags), system ? { ...model, system } : model);
   if (system) process.stderr.write(`${systemLine(system)}\n`);
   const withSteps = usable.filter(hasStepLabel).length;
@@ -197,18 +199,6 @@ async function writeModel(out: string, model: OfflineModel): Promise<void> {
       { cause: error },
     );
   });
-}
-
-/** What the system layer learned, in one line. */
-function systemLine({ agentPrior, weight, runs }: SystemLayer): string {
-  const ranked = agentPrior.names
-    .map((name, index) => ({ name, rate: agentPrior.rates[index]! }))
-    .sort((left, right) => right.rate - left.rate)
-    .slice(0, 3)
-    .map(({ name, rate }) => `${name} ${(rate * 100).toFixed(0)}%`);
-  return weight === 0
-    ? `adapted to your system from ${runs} labelled runs: its agents' record (${ranked.join(', ')}) did not name more of them right, left out, so the log alone decides (weight 0)`
-    : `adapted to your system from ${runs} labelled runs: its agents' record (most often to blame: ${ranked.join(', ')}) weighs in at ${weight}, chosen by leaving each run out in turn`;
 }
 
 /**

@@ -1,9 +1,9 @@
 /**
  * `faultline verify TRACE --run CMD --check CMD --upstream URL --fix-model provider:model`: prove
  * the attribution by counterfactual replay. The offline verdict's top `--top` candidate steps are
- * replayed in its order, each with a fix the model writes, until one flips the outcome; then the
- * model calls before it, and the earliest that flips is the decisive step; `--budget` replays in
- * all. The verified step is marked in the output and on the page, and with `--label` stored as the
+ * replayed in its order, each with a fix the model writes, then on down the ranking while the
+ * budget lasts, until one flips the outcome; then the model calls before it, and the earliest that
+ * flips is the decisive step; `--budget` replays in all. The verified step is marked in the output and on the page, and with `--label` stored as the
  * trace's label (so verified runs feed `train --base`).
  */
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
@@ -21,6 +21,7 @@ import {
   type ReplayFlags,
   type ReplaySetUp,
 } from '../replay-options.js';
+import { escapeControls } from '../terminal-text.js';
 
 interface VerifyFlags extends ReplayFlags {
   top: string;
@@ -46,10 +47,10 @@ export function registerVerify(program: Command, exit: (code: number) => void): 
       'prove which step was decisive: replay the candidates until a fix flips the outcome',
     )
     .argument('<trace>', 'a failed run recorded by `faultline proxy` (its file, or its run id)')
-    .option('--top <k>', 'candidate steps to consider, best first', '3')
+    .option('--top <k>', 'candidate steps to consider first, best first', '3')
     .option(
       '--budget <n>',
-      'most replays, the candidates and then the steps before the one that flips (default: twice --top)',
+      'most replays: the candidates, on down the ranking while none flips, then the steps before the one that flips (default: twice --top)',
     )
     .option('--label', "store the verified step as the trace's label (in the file and on the page)")
     .option('--json', 'print one JSON object');
@@ -196,6 +197,6 @@ function printVerification(
     const lines = [`${path} (${trace.id})`, `  ${summary}`];
     for (const attempt of found.attempts) lines.push(`  ${words.describeAttempt(attempt)}`);
     if (verified && flags.label) lines.push(`  stored as the trace's label`);
-    process.stdout.write(`${lines.join('\n')}\n`);
+    process.stdout.write(`${escapeControls(lines.join('\n'))}\n`);
   }
 }

@@ -7,12 +7,21 @@ import type { ToolCall } from '../../trace/model.js';
 import { asObject } from '../wire/types.js';
 import type { ReplyOperator } from './operator-types.js';
 
-const LAST_NUMBER = /(-?\d+(?:\.\d+)?)(?!.*\d)/s;
+const NUMBER = /-?\d+(?:\.\d+)?/g;
+
+/** The last number of a text, taken from all of them (a look-ahead for "no digit after" rescans). */
+function lastNumber(text: string): RegExpExecArray | undefined {
+  let last: RegExpExecArray | undefined;
+  for (const match of text.matchAll(NUMBER)) last = match;
+  return last;
+}
 
 /** The text with its last number changed by `delta`, or undefined when it has none. */
 export function perturbLastNumber(text: string, delta: number): string | undefined {
-  if (!LAST_NUMBER.test(text)) return undefined;
-  return text.replace(LAST_NUMBER, (number) => String(Number(number) + delta));
+  const number = lastNumber(text);
+  if (!number) return undefined;
+  const end = number.index + number[0].length;
+  return `${text.slice(0, number.index)}${Number(number[0]) + delta}${text.slice(end)}`;
 }
 
 /** A tool call's arguments as an object, when they are a JSON object. */
@@ -24,8 +33,53 @@ function argumentsObject(call: ToolCall): Record<string, unknown> | undefined {
   }
 }
 
-const FENCED = /```[^\n]*\n[\s\S]*?```/g;
-const INLINE = /`[^`\n]+`/g;
+/** A piece of code in a reply's text: where it starts, its text with its marks, its kind. */
+interface CodeSpan {
+  index: number;
+  code: string;
+  fenced: boolean;
+}
+
+/** The text with each fenced block (`fenced`) or each inline span replaced by `change(code)`. */
+function replaceCode(text: string, fenced: boolean, change: (code: string) => string): string {
+  let out = '';
+  let from = 0;
+  for (const span of codeSpans(text)) {
+    if (span.fenced !== fenced) continue;
+    out += text.slice(from, span.index) + change(span.code);
+    from = span.index + span.code.length;
+  }
+  return from === 0 ? text : out + text.slice(from);
+}
+
+/** Inline code: a backtick, then text up to the next one on the same line. */
+const INLINE = /`[^`\n]+`/y;
+
+/**
+ * The code in a reply, in order: fenced blocks (```` ```lang\n…``` ````) and inline spans (`` `x` ``),
+ * found by position in one pass (a lazy pattern for fences rescans the rest of the reply from each
+ * fence that is never closed). A fence never closed is read as no code.
+ */
+function codeSpans(text: string): CodeSpan[] {
+  const spans: CodeSpan[] = [];
+  // Once a fence is never closed, no later one is: fences are looked for no more.
+  let fences = true;
+  for (let at = text.indexOf('`'); at >= 0; at = text.indexOf('`', at)) {
+    if (fences && text.startsWith('```', at)) {
+      const lineEnd = text.indexOf('\n', at + 3);
+      const close = lineEnd < 0 ? -1 : text.indexOf('```', lineEnd + 1);
+      if (close >= 0) spans.push({ index: at, code: text.slice(at, close + 3), fenced: true });
+      else fences = false;
+      at = close >= 0 ? close + 3 : at + 3;
+      continue;
+    }
+    INLINE.lastIndex = at;
+    const inline = INLINE.exec(text);
+    if (inline) spans.push({ index: at, code: inline[0], fenced: false });
+    at = inline ? INLINE.lastIndex : at + 1;
+  }
+  return spans;
+}
 
 /** Half of a piece of code: its first half of lines, or of characters when it is one line. */
 function halfOf(code: string): string {
@@ -75,13 +129,12 @@ export const replyOperators: [string, string, ReplyOperator][] = [
         }
       }
       // A number in code (a fenced block, inline code) is the one the work rests on; else the last.
-      const spans = [...reply.text.matchAll(new RegExp(`${FENCED.source}|${INLINE.source}`, 'g'))];
-      const span = spans.findLast((match) => LAST_NUMBER.test(match[0]));
+      const span = codeSpans(reply.text).findLast(({ code }) => lastNumber(code) !== undefined);
       if (span) {
         const start = span.index;
-        const changed = perturbLastNumber(span[0], delta)!;
+        const changed = perturbLastNumber(span.code, delta)!;
         const text =
-          reply.text.slice(0, start) + changed + reply.text.slice(start + span[0].length);
+          reply.text.slice(0, start) + changed + reply.text.slice(start + span.code.length);
         return { ...reply, text };
       }
       const text = perturbLastNumber(reply.text, delta);
@@ -93,8 +146,8 @@ export const replyOperators: [string, string, ReplyOperator][] = [
     'removes the code: fenced blocks (else inline code) from the text, and tool calls that run code',
     (reply) => {
       const remaining = reply.toolCalls.filter((call) => !changeToolCode([call], () => ''));
-      const fenced = reply.text.replace(FENCED, '');
-      const text = fenced !== reply.text ? fenced : reply.text.replace(INLINE, '');
+      const fenced = replaceCode(reply.text, true, () => '');
+      const text = fenced !== reply.text ? fenced : replaceCode(reply.text, false, () => '');
       if (text === reply.text && remaining.length === reply.toolCalls.length) return undefined;
       return { text, toolCalls: remaining };
     },
@@ -104,12 +157,12 @@ export const replyOperators: [string, string, ReplyOperator][] = [
     'cuts each piece of code (a fenced block, else inline code, and code a tool runs) to its first half',
     (reply) => {
       const toolCalls = changeToolCode(reply.toolCalls, halfOf);
-      let text = reply.text.replace(FENCED, (block) => {
+      let text = replaceCode(reply.text, true, (block) => {
         const body = block.replace(/^```[^\n]*\n/, '').replace(/```$/, '');
         return `${block.slice(0, block.indexOf('\n') + 1)}${halfOf(body.replace(/\n$/, ''))}\n\`\`\``;
       });
       if (text === reply.text)
-        text = reply.text.replace(INLINE, (code) => `\`${halfOf(code.slice(1, -1))}\``);
+        text = replaceCode(reply.text, false, (code) => `\`${halfOf(code.slice(1, -1))}\``);
       if (text === reply.text && !toolCalls) return undefined;
       return { text, toolCalls: toolCalls ?? reply.toolCalls };
     },

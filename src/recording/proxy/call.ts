@@ -14,7 +14,13 @@ import {
   upstreamUrl,
 } from './forward.js';
 import { headerValue } from './guard.js';
-import { AGENT_HEADER, identifyAgent, RUN_HEADER, TASK_HEADER } from '../record/identify.js';
+import {
+  AGENT_HEADER,
+  RUN_HEADER,
+  RunClock,
+  TASK_HEADER,
+  TRACEPARENT_HEADER,
+} from '../record/identify.js';
 import { sendJson } from './http.js';
 import { injectReply } from './inject.js';
 import { addsLogprobs, withLogprobs } from './logprobs.js';
@@ -55,17 +61,20 @@ async function openCall(context: ProxyContext, incoming: IncomingCall): Promise<
   const { options, clock, log } = context;
   const { request, api, view } = incoming;
   const started = performance.now();
-  const { agent, source } = identifyAgent(headerValue(request.headers[AGENT_HEADER]), view);
   const runHeader = headerValue(request.headers[RUN_HEADER]);
-  const automatic = !options.run && !runHeader;
-  const runId = options.run ?? clock.begin(runHeader);
+  const traceparent = headerValue(request.headers[TRACEPARENT_HEADER]);
+  const automatic = !options.run && RunClock.counted(runHeader, traceparent);
+  const runId = options.run ?? clock.begin(runHeader, traceparent);
   let builder: RunBuilder;
   let call: CallHandle;
+  let agent: string;
   try {
     builder = await options.recorder.run(runId);
     const task = headerValue(request.headers[TASK_HEADER]);
     if (task) builder.task = task;
-    call = builder.begin({ agent, agentSource: source, api: api.name, request: view });
+    const found = builder.agents.identify(headerValue(request.headers[AGENT_HEADER]), view);
+    agent = found.agent;
+    call = builder.begin({ agent, agentSource: found.source, api: api.name, request: view });
   } catch (error) {
     if (automatic) clock.end(runId);
     throw error;

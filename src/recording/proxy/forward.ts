@@ -18,6 +18,7 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { brotliDecompressSync, gunzipSync, inflateRawSync, inflateSync } from 'node:zlib';
 import { environmentValue } from '../../config.js';
 import { withoutVersion } from '../wire/registry.js';
+import { trimEndOf } from '../../trace/text-limits.js';
 
 /** Headers that belong to one connection, not to the message. */
 const HOP_BY_HOP = new Set([
@@ -50,7 +51,7 @@ const httpsAgent = new HttpsAgent({ keepAlive: true });
 /** The upstream URL of a request: the upstream's path (`/v1` when it has none), then the call's. */
 export function upstreamUrl(upstream: URL, path: string, search: string): URL {
   const url = new URL(upstream.href);
-  const basePath = url.pathname.replace(/\/+$/, '');
+  const basePath = trimEndOf(url.pathname, '/');
   url.pathname = `${basePath === '' ? '/v1' : basePath}${withoutVersion(path)}`;
   url.search = search;
   return url;
@@ -58,7 +59,7 @@ export function upstreamUrl(upstream: URL, path: string, search: string): URL {
 
 /** An upstream as the recording names it: scheme, host and path, never credentials or a query. */
 export const shownUpstream = (upstream: URL) =>
-  `${upstream.origin}${upstream.pathname.replace(/\/+$/, '')}`;
+  `${upstream.origin}${trimEndOf(upstream.pathname, '/')}`;
 
 /** The headers sent upstream: the client's, less hop-by-hop and faultline's own, plus a key if none. */
 export function upstreamHeaders(

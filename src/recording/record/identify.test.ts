@@ -3,7 +3,14 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { identifyAgent, nameInSystemPrompt, promptFingerprint, RunClock } from './identify.js';
+import { AgentBook } from './agent-book.js';
+import {
+  identifyAgent,
+  nameInSystemPrompt,
+  promptFingerprint,
+  RunClock,
+  traceIdOf,
+} from './identify.js';
 import { wireApiFor } from '../wire/registry.js';
 import { RECOMMENDED_PROMPT_PREFIX } from '@openai/agents-core/extensions';
 
@@ -191,4 +198,164 @@ test("the name on the agent's own assistant message names the call that continue
     { role: 'user', content: 'Who is next?' },
   ]);
   assert.equal(identifyAgent(undefined, other).source, 'fingerprint');
+});
+
+/** An assistant message calling `name` with `args`, answered by `output`, as Chat Completions sends it. */
+const answeredCall = (
+  id: string,
+  name: string,
+  args: unknown,
+  output: string,
+  speaker?: string,
+) => [
+  {
+    role: 'assistant',
+    ...(speaker ? { name: speaker } : {}),
+    content: '',
+    tool_calls: [{ id, type: 'function', function: { name, arguments: JSON.stringify(args) } }],
+  },
+  { role: 'tool', tool_call_id: id, content: output },
+];
+
+describe('a handoff is any answered tool call that names the agent it hands to', () => {
+  const task = { role: 'user', content: 'How much do 3 widgets cost?' };
+  const prompt = { role: 'system', content: 'Look up unit prices with lookup_price.' };
+  const cases: [string, unknown[], string | undefined][] = [
+    [
+      "LlamaIndex.TS's handOff: the toAgent argument, answered 'Agent X is now handling'",
+      answeredCall(
+        'h1',
+        'handOff',
+        { toAgent: 'ResearchAgent', reason: 'prices' },
+        'Agent ResearchAgent is now handling the request due to the following reason: prices.\nPlease continue with the current request.',
+      ),
+      'ResearchAgent',
+    ],
+    [
+      'an output alone that says who is now handling it',
+      answeredCall('h1', 'route', {}, 'PriceResearcher is now handling the request.'),
+      'PriceResearcher',
+    ],
+    [
+      'a delegation tool taking agent_name',
+      answeredCall('d1', 'delegate_task', { agent_name: 'analyst', task: 'sum' }, 'ok'),
+      'analyst',
+    ],
+    [
+      "a router's select_agent taking agent",
+      answeredCall('r1', 'select_agent', { agent: 'researcher' }, 'selected'),
+      'researcher',
+    ],
+    [
+      "'transferred to X' from a tool not called transfer_to_…",
+      answeredCall('t1', 'handoff', {}, 'Successfully transferred to analyst_agent'),
+      'analyst_agent',
+    ],
+    [
+      'a refused handoff is none',
+      answeredCall(
+        'h1',
+        'handOff',
+        { toAgent: 'Nobody' },
+        'Agent Nobody not found. Select a valid agent to hand off to. Valid agents: ResearchAgent',
+      ),
+      undefined,
+    ],
+    [
+      'an unanswered handoff is none yet',
+      answeredCall('h1', 'handOff', { toAgent: 'ResearchAgent' }, 'x').slice(0, 1),
+      undefined,
+    ],
+  ];
+  for (const [name, history, agent] of cases)
+    test(name, () => {
+      const found = identifyAgent(undefined, chat([prompt, task, ...history]));
+      if (agent) assert.deepEqual(found, { agent, source: 'handoff' });
+      else assert.equal(found.source, 'fingerprint');
+    });
+
+  test('a tool named after an agent the run knows hands to it', () => {
+    const history = chat([prompt, task, ...answeredCall('a1', 'Analyst', { q: 'sum' }, '41.5')]);
+    assert.equal(identifyAgent(undefined, history).source, 'fingerprint', 'unknown: no handoff');
+    const book = new AgentBook();
+    book.note(undefined, 'analyst', 'system-prompt');
+    assert.deepEqual(identifyAgent(undefined, history, book), {
+      agent: 'analyst',
+      source: 'handoff',
+    });
+  });
+});
+
+test("a supervisor keeps its name when its history ends with the worker's messages after a handoff", () => {
+  // Python LangGraph's hand-built supervisor: handoff tools return Command(goto=…, graph=PARENT);
+  // the worker never hands back, so the supervisor's next call ends with the worker's messages.
+  const supervisor = { role: 'system', content: 'You are a supervisor managing two agents.' };
+  const worker = { role: 'system', content: 'You look up prices with lookup_price.' };
+  const task = { role: 'user', content: 'How much do 3 widgets cost?' };
+  const handoff = answeredCall(
+    's1',
+    'transfer_to_researcher_agent',
+    {},
+    'Successfully transferred to researcher_agent',
+    'supervisor',
+  );
+  const lookup = answeredCall('w1', 'lookup_price', { item: 'widget' }, '12.5', 'researcher_agent');
+  const book = new AgentBook();
+  const calls = [
+    chat([supervisor, task]),
+    chat([worker, task, ...handoff]),
+    chat([worker, task, ...handoff, ...lookup]),
+    chat([
+      supervisor,
+      task,
+      ...handoff,
+      ...lookup,
+      { role: 'assistant', name: 'researcher_agent', content: 'unit price: 12.50 USD' },
+    ]),
+  ];
+  assert.deepEqual(
+    calls.map((request) => book.identify(undefined, request)),
+    [
+      { agent: 'supervisor', source: 'system-prompt' },
+      { agent: 'researcher_agent', source: 'handoff' },
+      { agent: 'researcher_agent', source: 'known-prompt' },
+      { agent: 'supervisor', source: 'known-prompt' },
+    ],
+  );
+  // Without the run's memory, the last call would be taken for the worker's.
+  assert.equal(identifyAgent(undefined, calls[3]!).agent, 'researcher_agent');
+});
+
+test('an empty system prompt and a fingerprint name no prompt for the run', () => {
+  const book = new AgentBook();
+  const bare = chat([{ role: 'user', content: 'Hi' }]);
+  assert.equal(book.identify('alice', bare).agent, 'alice');
+  assert.equal(book.identify(undefined, bare).source, 'fingerprint');
+  const unnamed = chat([{ role: 'system', content: 'Answer briefly.' }]);
+  assert.equal(book.identify(undefined, unnamed).source, 'fingerprint');
+  assert.equal(book.identify(undefined, unnamed).source, 'fingerprint');
+});
+
+test('calls carrying a traceparent are grouped by its trace id; the run header still wins', () => {
+  let next = 0;
+  const clock = new RunClock({ gapMs: 1000, now: () => 0, newId: () => `run-${(next += 1)}` });
+  const parent = (trace: string, span: string) =>
+    `00-${trace.padEnd(32, '0')}-${span.padEnd(16, '1')}-01`;
+  const first = clock.begin(undefined, parent('aa', 'a'));
+  assert.equal(clock.begin(undefined, parent('aa', 'b')), first, 'same trace, another span');
+  const second = clock.begin(undefined, parent('bb', 'a'));
+  assert.notEqual(second, first, 'another trace: another run, though no gap passed');
+  assert.equal(clock.begin('mine', parent('aa', 'c')), 'mine');
+  assert.equal(RunClock.counted(undefined, parent('aa', 'a')), false);
+  assert.equal(
+    traceIdOf(`00-${'0'.repeat(32)}-${'1'.repeat(16)}-01`),
+    undefined,
+    'invalid: all zero',
+  );
+  assert.equal(traceIdOf('garbage'), undefined);
+  const untraced = clock.begin(undefined, 'garbage');
+  assert.ok(
+    ![first, second].includes(untraced),
+    'a call with no valid traceparent: the idle clock',
+  );
 });

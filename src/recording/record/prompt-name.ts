@@ -6,6 +6,7 @@
  * at its role noun ("You are a team supervisor managing a research expert…" names `supervisor`,
  * "You are a world class researcher with access…" names `researcher`), never mid-phrase.
  */
+import { trimEndOf, trimStartOf } from '../../trace/text-limits.js';
 
 /** Names a system prompt may give that say nothing about which agent it is. */
 const GENERIC = new Set([
@@ -44,9 +45,8 @@ const ROLE_END =
 
 /** A name as it will be shown: one line, no surrounding punctuation or quotes, at most 60 characters. */
 export function tidyName(name: string): string | undefined {
-  const cleaned = name
-    .replace(/\s+/g, ' ')
-    .replace(/^[\s"'`*_]+|[\s"'`*_.,:;!]+$/g, '')
+  // The ends are trimmed in one pass each: an unanchored end pattern rescans every run of spaces.
+  const cleaned = trimEndOf(trimStartOf(name.replace(/\s+/g, ' '), ' "\'`*_'), ' "\'`*_.,:;!')
     .slice(0, 60)
     .trim();
   return cleaned.length > 0 ? cleaned : undefined;

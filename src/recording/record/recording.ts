@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { Trace } from '../../trace/model.js';
+import { FIRST_ISSUE } from '../../trace/format.js';
 import { callsText } from '../../trace/step-text.js';
 import type { UpstreamFailure } from '../proxy/forward.js';
 import { AGENT_SOURCES, type AgentSource } from './identify.js';
@@ -132,7 +133,7 @@ function defined<Value extends Record<string, unknown>>(value: Value): Value {
 export function recordingOf(trace: Trace): Recording | undefined {
   const raw = trace.metadata.recording;
   if (raw === undefined) return undefined;
-  const parsed = recordingSchema.safeParse(raw);
+  const parsed = recordingSchema.safeParse(raw, FIRST_ISSUE);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     throw new Error(`metadata.recording.${issue.path.join('.')}: ${issue.message}`);

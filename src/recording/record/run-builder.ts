@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { buildTrace, type DraftStep } from '../../trace/build-trace.js';
 import type { Trace, TraceOutcome } from '../../trace/model.js';
 import { callsText } from '../../trace/step-text.js';
+import { AgentBook } from './agent-book.js';
 import type { AgentSource } from './identify.js';
 import {
   RECORDED_FORMAT,
@@ -82,6 +83,8 @@ export class RunBuilder {
   /** Tool names by call id, from every call the run has seen. */
   private readonly toolNames = new Map<string, string>();
   private readonly agentCalls = new Map<string, number>();
+  /** What the run has learnt of its agents: the proxy names each call with it. */
+  readonly agents = new AgentBook();
   private calls = 0;
   private question: string | undefined;
   /** The run's task (the `x-faultline-task` header), else the one the options give. */
@@ -129,6 +132,7 @@ export class RunBuilder {
       const call = callsByStep.get(step.index);
       if (call) {
         builder.entries.push({ kind: 'call', call, step: draft });
+        builder.agents.note(call.request.role, call.agent, call.agentSource);
         builder.agentCalls.set(
           call.agent,
           Math.max(builder.agentCalls.get(call.agent) ?? 0, call.agentCall + 1),

@@ -135,7 +135,10 @@ export async function writeFix(
     schemaName: 'step_fix',
   });
   const text = reply.text.trim();
-  const json = /\{[\s\S]*\}/.exec(text)?.[0];
+  // From the first `{` to the last `}`, by position (a pattern would rescan from every `{`).
+  const open = text.indexOf('{');
+  const close = text.lastIndexOf('}');
+  const json = open >= 0 && close > open ? text.slice(open, close + 1) : undefined;
   if (json) {
     try {
       const fix = fromJson(JSON.parse(json));

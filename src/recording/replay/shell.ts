@@ -1,9 +1,14 @@
 /**
  * Running a user's shell command (a system's run or check command) for replay and fault injection:
- * in a process group of its own, so that a timeout ends the command and everything it started.
+ * in a process group of its own, so that a timeout ends the command and everything it started,
+ * and so that what it leaves behind when it exits (a server it started) is stopped with it rather
+ * than holding its output open, and the replay, until the timeout.
  */
 import { spawn } from 'node:child_process';
 import { UserError } from '../../errors.js';
+
+/** How long what a command leaves behind has between SIGTERM and SIGKILL. */
+const GRACE_MS = 2_000;
 
 /** How a command runs. */
 export interface ShellOptions {
@@ -41,26 +46,39 @@ export function runShell(
     };
     child.stdout?.on('data', keep);
     child.stderr?.on('data', keep);
-    const stop = () => {
+    let killer: NodeJS.Timeout | undefined;
+    /** Signals the command's whole process group (the shell itself, if the group is gone). */
+    const signalGroup = (signal: NodeJS.Signals) => {
       try {
-        process.kill(-child.pid!, 'SIGTERM');
+        process.kill(-child.pid!, signal);
       } catch {
-        child.kill('SIGTERM');
+        if (child.exitCode === null && child.signalCode === null) child.kill(signal);
       }
+    };
+    /** Stops the group: SIGTERM, then SIGKILL for what is still there after a grace period. */
+    const stopGroup = () => {
+      signalGroup('SIGTERM');
+      killer ??= setTimeout(() => signalGroup('SIGKILL'), GRACE_MS);
+      killer.unref();
     };
     const timer = setTimeout(() => {
       options.onTimeout?.();
-      stop();
+      stopGroup();
     }, options.timeoutMs);
-    if (options.signal?.aborted) stop();
-    options.signal?.addEventListener('abort', stop, { once: true });
+    if (options.signal?.aborted) stopGroup();
+    options.signal?.addEventListener('abort', stopGroup, { once: true });
     child.once('error', (error) => {
       clearTimeout(timer);
       reject(new UserError(`${name} could not start: ${error.message}`));
     });
+    // The command has exited: whatever it left running in its group goes too.
+    child.once('exit', () => {
+      clearTimeout(timer);
+      stopGroup();
+    });
     child.once('close', (code) => {
       clearTimeout(timer);
-      options.signal?.removeEventListener('abort', stop);
+      options.signal?.removeEventListener('abort', stopGroup);
       resolve({ code, output });
     });
   });

@@ -145,3 +145,29 @@ test('--top is honoured beyond the candidates the attribution lists', async () =
   );
   assert.equal(found.verified?.step, 0);
 });
+
+test('when the top candidates do not flip, verify goes on down the ranking while the budget lasts', async () => {
+  // --top 1: step 4 alone is the top; it does not flip, so the ranking goes on (step 3, then the
+  // other model calls from the first on) and step 0 flips within the budget.
+  const found = await verify({
+    ...settings,
+    trace,
+    attribution: ranking([
+      [4, 'reviewer'],
+      [3, 'coder'],
+    ]),
+    fixWriter: fixWriter(),
+    top: 1,
+    budget: 3,
+  });
+  assert.deepEqual(
+    found.attempts.map((attempt) => [attempt.step, attempt.search]),
+    [
+      [4, 'candidate'],
+      [3, 'candidate'],
+      [0, 'candidate'],
+    ],
+  );
+  assert.equal(found.verified?.step, 0);
+  assert.equal(found.candidates, 1);
+});

@@ -2,7 +2,7 @@
  * What verifying found, in words: the summary line `faultline verify` prints (and stores with the
  * verdict), and one line per replay tried.
  */
-import type { Attempt, EarlierSearch, Verification } from './verify.js';
+import type { Attempt, EarlierSearch, Verification } from './verify-types.js';
 
 const times = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
 
@@ -26,8 +26,8 @@ export function describeEarlier(earlier: EarlierSearch): string {
 
 /**
  * What verifying found, in one line: the verified step (the earliest found to flip), the replays
- * it took and whether every earlier model call was tried; or that none of the K candidates
- * flipped, and when the budget ran out before all K were replayed, how many were.
+ * it took and whether every earlier model call was tried; or that no replay flipped, which steps
+ * were tried (the top K candidates, then on down the ranking) and which were not.
  */
 export function describeVerification(found: Verification): string {
   const verified = found.verified;
@@ -40,9 +40,15 @@ export function describeVerification(found: Verification): string {
     const earlier = found.earlier ? `; ${describeEarlier(found.earlier)}` : '';
     return `verified: step ${verified.step} (${verified.agent}) is decisive: fixing it flipped the outcome (${used}; replayed run ${verified.run})${later}${earlier}`;
   }
-  if (found.replays < found.candidates)
-    return `not verified: no flip in ${times(found.replays, 'replay')} of the top ${times(found.candidates, 'candidate step')} (the budget ran out; ${found.candidates - found.replays} not tried)`;
-  return `not verified: none of ${times(found.candidates, 'candidate step')} flipped the outcome (${used})`;
+  const untried = found.untried ?? [];
+  const tried = found.attempts.map((attempt) => attempt.step);
+  const past =
+    tried.length > found.candidates
+      ? `the top ${times(found.candidates, 'candidate')}, then down the ranking`
+      : `of the top ${times(found.candidates, 'candidate step')}`;
+  if (untried.length === 0)
+    return `not verified: no fix flipped the outcome; every model call was replayed (${used}: ${stepList(tried)})`;
+  return `not verified: no flip in ${times(found.replays, 'replay')} (${stepList(tried)}, ${past}); ${stepList(untried)} not tried (the budget ran out; raise --budget to try them)`;
 }
 
 /** One replay tried, as a line: the step, why it was tried, and whether it flipped. */

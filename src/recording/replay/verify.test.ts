@@ -124,14 +124,34 @@ test('the summary says the verified step, the replays used and whether every ear
     }),
     'verified: step 0 (coder) is decisive: fixing it flipped the outcome (1 replay used; replayed run runs/r.json); no model call comes before it',
   );
+  const tried = (steps: number[], untried: number[]): Verification => ({
+    verified: null,
+    attempts: steps.map((step) => ({
+      status: 'replayed',
+      search: 'candidate',
+      step,
+      agent: 'coder',
+      flipped: false,
+      run: `r${step}.json`,
+      calls: { recording: 0, fix: 1, upstream: 0 },
+      fix: { text: 'x' },
+    })),
+    replays: steps.length,
+    candidates: 3,
+    untried,
+  });
+  // No flip in the top 3: the ranking goes on while the budget lasts, and says what was not tried.
   assert.equal(
-    describeVerification(none(3, 3)),
-    'not verified: none of 3 candidate steps flipped the outcome (3 replays used)',
+    describeVerification(tried([4, 2, 6, 0, 1, 3], [5, 7])),
+    'not verified: no flip in 6 replays (steps 4, 2, 6, 0, 1, 3, the top 3 candidates, then down the ranking); steps 5, 7 not tried (the budget ran out; raise --budget to try them)',
   );
-  // --budget below --top: only the candidates replayed are said not to flip.
   assert.equal(
-    describeVerification(none(1, 3)),
-    'not verified: no flip in 1 replay of the top 3 candidate steps (the budget ran out; 2 not tried)',
+    describeVerification(tried([4, 2], [0])),
+    'not verified: no flip in 2 replays (steps 4, 2, of the top 3 candidate steps); step 0 not tried (the budget ran out; raise --budget to try them)',
+  );
+  assert.equal(
+    describeVerification(tried([1, 0], [])),
+    'not verified: no fix flipped the outcome; every model call was replayed (2 replays used: steps 1, 0)',
   );
 });
 

@@ -4,82 +4,39 @@
  * a reviewer) often flips the outcome too; so verifying has two phases, within `budget` replays:
  *
  * 1. the top `top` candidate steps, in the attribution's order (the named step first), each
- *    replayed with a fix a model writes for it, until one flips the outcome at step s;
+ *    replayed with a fix a model writes for it, until one flips the outcome at step s; when none
+ *    of them flips, on down the ranking (the attribution's other candidates, then the run's other
+ *    model calls from the first on) while the budget lasts, so no replay of the budget goes unused;
  * 2. the model-call steps before s (the ranked ones first, then the rest from the first step on),
  *    each replayed the same way; the earliest that flips is the verified decisive step.
  *
  * Every replay's result is kept, and the result says whether every model call before the verified
  * step was tried (else which were not).
  */
-import type { Attribution, Candidate } from '../../attribution/method.js';
+import type { Attribution } from '../../attribution/method.js';
 import { describeError, UserError } from '../../errors.js';
 import type { ModelClient } from '../../llm/client.js';
-import { describeFix, writeFix, type Fix } from './fix.js';
-import { replay, replayableRecording, type ReplayOptions, type ReplayResult } from './replay.js';
+import { describeFix, writeFix } from './fix.js';
+import { replay, replayableRecording, type ReplayOptions } from './replay.js';
+import type {
+  Attempt,
+  AttemptSearch,
+  EarlierSearch,
+  StepToTry,
+  Verification,
+} from './verify-types.js';
 
 export { describeVerification } from './verify-summary.js';
-
-/** Why a step was replayed: it is one of the top candidates, or it comes before a step that flipped. */
-export type AttemptSearch = 'candidate' | 'earlier';
-
-/** One replay tried. */
-export type Attempt = { search: AttemptSearch; score?: number } & (
-  | ({ status: 'replayed' } & Pick<ReplayResult, 'step' | 'agent' | 'flipped' | 'run' | 'calls'> & {
-        fix: Fix;
-      })
-  | { status: 'failed'; step: number; agent: string; error: string }
-);
-
-/** The verified decisive step: the earliest step found whose fix flipped the outcome. */
-export interface Verified {
-  step: number;
-  agent: string;
-  /** Replays used in all (both phases). */
-  replays: number;
-  /** The replayed run that flipped. */
-  run: string;
-  fix: Fix;
-  /** The candidate that flipped first (phase 1); a later step than `step` when one was found. */
-  firstFlipped: number;
-  /** True when every model-call step before `step` was replayed (none flipped). */
-  earlierAllTried: boolean;
-}
-
-/** The search for an earlier flipping step, after a candidate flipped. */
-export interface EarlierSearch {
-  /** The model-call steps before the verified step. */
-  steps: number[];
-  /** Those replayed (none flipped). */
-  replayed: number[];
-  /** Those whose replay failed (it diverged), which says nothing about them. */
-  failed: number[];
-  /** Those not tried: the budget ran out. */
-  untried: number[];
-}
-
-/** What verifying found. */
-export interface Verification {
-  verified: Verified | null;
-  /** Every replay, in the order tried. */
-  attempts: Attempt[];
-  replays: number;
-  /** How many candidates were eligible (the top K model-call steps). */
-  candidates: number;
-  /** With a verified step: what is known of the model-call steps before it. */
-  earlier?: EarlierSearch;
-}
-
-/** A step to replay: a candidate the attribution ranks (with its score), or another model call. */
-export type StepToTry = Pick<Candidate, 'step' | 'agent'> & { score?: number };
+export type * from './verify-types.js';
 
 /** Settings of a verification. */
 export interface VerifyOptions extends Omit<ReplayOptions, 'step' | 'fix'> {
   attribution: Attribution;
   /** Writes each candidate's fix. */
   fixWriter: ModelClient;
-  /** Candidates considered (default 3). */
+  /** Candidates considered first (default 3); past them the ranking goes on while the budget lasts. */
   top?: number;
-  /** Most replays, both phases together (default: twice `top`: the candidates, then as many earlier steps). */
+  /** Most replays, both phases together (default: twice `top`). */
   budget?: number;
 }
 
@@ -136,25 +93,35 @@ export async function verify(options: VerifyOptions): Promise<Verification> {
     throw new UserError(
       `${name}: the attribution names no step that is a model call, so there is nothing to replay`,
     );
+  // The top candidates first, then on down the ranking: every model call, ranked ones first.
+  const ranking = candidateSteps(options.attribution, callSteps, callSteps.size);
   const attempts: Attempt[] = [];
   const tryStep = stepReplayer(options, attempts);
   let flipped: Extract<Attempt, { status: 'replayed' }> | undefined;
-  for (const [rank, candidate] of candidates.entries()) {
+  for (const [rank, candidate] of ranking.entries()) {
     if (flipped || attempts.length >= budget) break;
+    const ranked =
+      rank < top
+        ? `candidate ${rank + 1} of ${candidates.length}`
+        : `rank ${rank + 1} (past the top ${candidates.length}: no replay has flipped yet)`;
     const reason =
       candidate.step === options.attribution.step
         ? options.attribution.reason
         : `the ${options.attribution.method} attribution ranks this step #${rank + 1} among the candidates for the decisive error${candidate.score === undefined ? '' : ` (score ${candidate.score.toFixed(2)})`}`;
-    const attempt = await tryStep(
-      candidate,
-      'candidate',
-      reason,
-      `candidate ${rank + 1} of ${candidates.length}`,
-    );
+    const attempt = await tryStep(candidate, 'candidate', reason, ranked);
     if (attempt.status === 'replayed' && attempt.flipped) flipped = attempt;
   }
-  if (!flipped)
-    return { verified: null, attempts, replays: attempts.length, candidates: candidates.length };
+  if (!flipped) {
+    const tried = new Set(attempts.map((attempt) => attempt.step));
+    const untried = [...callSteps.keys()].filter((step) => !tried.has(step)).sort((a, b) => a - b);
+    return {
+      verified: null,
+      attempts,
+      replays: attempts.length,
+      candidates: candidates.length,
+      untried,
+    };
+  }
   const first = flipped;
   // Phase 2: the ranked steps before the one that flipped, then the rest from the first step on.
   const earlier = [

@@ -7,6 +7,7 @@ import { anthropicMessages } from './anthropic-messages.js';
 import { openAiChat } from './openai-chat.js';
 import { openAiResponses } from './openai-responses.js';
 import type { WireApi, WireName } from './types.js';
+import { trimEndOf } from '../../trace/text-limits.js';
 
 const apis = new Map<string, WireApi>(
   [openAiChat, openAiResponses, anthropicMessages].map((api) => [api.path, api]),
@@ -18,7 +19,7 @@ export const withoutVersion = (path: string) => (path.startsWith('/v1/') ? path.
 
 /** The API a request path calls, or undefined for a path the proxy only forwards. */
 export function wireApiFor(path: string): WireApi | undefined {
-  return apis.get(withoutVersion(path).replace(/\/+$/, ''));
+  return apis.get(trimEndOf(withoutVersion(path), '/'));
 }
 
 /** The API of a given name. */

@@ -22,6 +22,7 @@ import {
 import { mastCode } from '../mast.js';
 import type { Trace } from '../model.js';
 import { requireSteps } from '../chat-messages.js';
+import { trimEndOf } from '../text-limits.js';
 
 const NAME = 'aegis';
 
@@ -77,7 +78,7 @@ function recordsOf(input: Parameters<TraceFormat['detect']>[0]): unknown[] | und
 function speakerOf(label: string, speakers: readonly string[]): string {
   const matched = matchAgentName(label, speakers);
   if (speakers.includes(matched)) return matched;
-  const stem = (name: string) => name.toLowerCase().replace(/[\s_-]*\d+$/, '');
+  const stem = (name: string) => trimEndOf(trimEndOf(name.toLowerCase(), '0123456789'), ' \t\n_-');
   const matches = speakers.filter((speaker) => stem(speaker) === stem(label));
   return matches.length === 1 ? matches[0]! : label.trim();
 }

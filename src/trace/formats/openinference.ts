@@ -20,7 +20,14 @@ import {
   type NeutralSpan,
 } from '../spans.js';
 import { requireSteps } from '../chat-messages.js';
+import { markedOutcome, sessionOf } from '../span-outcome.js';
 import { agentNames } from './openinference-agents.js';
+import {
+  generationsOutput,
+  graphNodeAgents,
+  isControlFlow,
+  toolOutputText,
+} from './openinference-langchain.js';
 import { flatSpans, indexed, SPAN_KIND, type FlatSpan } from './openinference-spans.js';
 
 const NAME = 'openinference';
@@ -30,7 +37,12 @@ function outputOf(attributes: Record<string, unknown>): { text: string; toolCall
   const toolCalls: ToolCall[] = [];
   const texts: string[] = [];
   for (const message of messages) {
-    if (typeof message['message.content'] === 'string') texts.push(message['message.content']);
+    if (typeof message['message.content'] === 'string' && message['message.content'])
+      texts.push(message['message.content']);
+    // The Responses API's parts (openai-agents): `message.contents.{j}.message_content.text`.
+    for (const part of indexed(message, 'message.contents').values())
+      if (typeof part['message_content.text'] === 'string' && part['message_content.text'])
+        texts.push(part['message_content.text']);
     const calls = indexed(message, 'message.tool_calls');
     for (const call of calls.values()) {
       const id = call['tool_call.id'];
@@ -41,7 +53,18 @@ function outputOf(attributes: Record<string, unknown>): { text: string; toolCall
       });
     }
   }
-  const text = texts.join('\n') || textOf(attributes['output.value']) || callsText(toolCalls);
+  // What the output messages hold is the reply: never the raw response in `output.value`. Where
+  // they hold nothing (LangChain streaming the Responses API), LangChain's generations are read.
+  if (texts.length === 0 && toolCalls.length === 0) {
+    const generations = generationsOutput(attributes['output.value']);
+    if (generations)
+      return {
+        toolCalls: generations.toolCalls,
+        text: generations.text || callsText(generations.toolCalls),
+      };
+  }
+  const fallback = messages.length > 0 ? '' : textOf(attributes['output.value']);
+  const text = texts.join('\n') || fallback || callsText(toolCalls);
   return { text, toolCalls };
 }
 
@@ -51,6 +74,8 @@ function outputOf(attributes: Record<string, unknown>): { text: string; toolCall
  * model's or the span's name.
  */
 function neutral(span: FlatSpan, agents: ReadonlyMap<string, string>): NeutralSpan {
+  // A LangGraph graph node's span is its agent, although its kind is CHAIN.
+  const node = agents.get(span.spanId);
   const kind = String(span.attributes[SPAN_KIND] ?? '').toUpperCase();
   const out: NeutralSpan = {
     id: span.spanId,
@@ -69,10 +94,11 @@ function neutral(span: FlatSpan, agents: ReadonlyMap<string, string>): NeutralSp
   const timestamp = isoOfNanos(span.start);
   if (timestamp) out.timestamp = timestamp;
   if (span.parentId) out.parentId = span.parentId;
-  if (span.error) out.error = span.error;
-  if (kind === 'AGENT') {
+  // LangGraph's handoffs raise ParentCommand: recorded as an error, but no failure.
+  if (span.error && !isControlFlow(span.error)) out.error = span.error;
+  if (kind === 'AGENT' || node !== undefined) {
     out.kind = 'agent';
-    out.name = agents.get(span.spanId) ?? 'agent';
+    out.name = node ?? 'agent';
   } else if (kind === 'LLM') {
     const output = outputOf(span.attributes);
     Object.assign(out, {
@@ -88,7 +114,7 @@ function neutral(span: FlatSpan, agents: ReadonlyMap<string, string>): NeutralSp
     out.kind = 'tool';
     out.name = String(span.attributes['tool.name'] ?? span.name);
     const args = toolArguments(span.attributes['input.value']);
-    const result = textOf(span.attributes['output.value']);
+    const result = toolOutputText(span.attributes['output.value']);
     out.content = [args ? `${out.name}(${args})` : '', result].filter(Boolean).join('\n');
     const id = span.attributes['tool_call.id'];
     out.call = { ...(typeof id === 'string' ? { id } : {}), name: out.name, arguments: args };
@@ -134,7 +160,36 @@ function taskOf(attributes: Record<string, unknown>): string {
   if (typeof asked === 'string' && asked.trim()) return asked;
   const input = parseJsonOr(attributes['input.value']);
   if (isObject(input) && typeof input.task === 'string') return input.task;
+  // A message list (openai-agents' input items, a LangGraph state's `messages`): the first user's.
+  const list = isObject(input) && Array.isArray(input.messages) ? input.messages : input;
+  if (Array.isArray(list)) {
+    const user = list.find((item) => isObject(item) && item.role === 'user');
+    if (isObject(user)) return textOf(user.content);
+  }
   return textOf(attributes['input.value']);
+}
+
+/**
+ * The span the run's task is read from: the first outermost span, or where that is a span of the
+ * app's own (no OpenInference kind: a root the app wraps the run in), the first OpenInference
+ * span directly under such spans.
+ */
+function taskSpan(
+  spans: readonly FlatSpan[],
+  byId: ReadonlyMap<string, FlatSpan>,
+): FlatSpan | undefined {
+  const isOpenInference = (span: FlatSpan | undefined) => span?.attributes[SPAN_KIND] !== undefined;
+  const root = spans.find((span) => !span.parentId || !byId.has(span.parentId));
+  if (!root || isOpenInference(root)) return root;
+  const tops = spans.filter(
+    (span) => isOpenInference(span) && !isOpenInference(byId.get(span.parentId ?? '')),
+  );
+  return (
+    tops.reduce<FlatSpan | undefined>(
+      (first, span) => (!first || span.start < first.start ? span : first),
+      undefined,
+    ) ?? root
+  );
 }
 
 function looksLikeOpenInference(input: RawInput): boolean {
@@ -162,26 +217,36 @@ export const openInferenceFormat: TraceFormat = {
   detect: looksLikeOpenInference,
   parse(input, context) {
     const spans = flatSpans(input, context.file);
-    const ids = new Set(spans.map((span) => span.spanId));
-    const roots = spans.filter((span) => !span.parentId || !ids.has(span.parentId));
+    const byId = new Map(spans.map((span) => [span.spanId, span]));
+    const roots = spans.filter((span) => !span.parentId || !byId.has(span.parentId));
     const root = roots[0];
-    const question = root ? taskOf(root.attributes) : '';
-    const agents = agentNames(spans);
+    const task = taskSpan(spans, byId);
+    const question = task ? taskOf(task.attributes) : '';
+    const agents = new Map([...agentNames(spans), ...graphNodeAgents(spans)]);
+    const marked = markedOutcome(spans);
+    const session = sessionOf(spans);
     const fromSpans = stepsFromSpans(spans.map((span) => neutral(span, agents)));
     const steps = withQuestionStep(question, fromSpans);
     requireSteps(steps, context.file, NAME, 'spans');
     const note = noAgentNote(fromSpans);
-    const task = taskFromSpans(spans);
+    const declaredTask = taskFromSpans(spans);
     return [
       buildTrace({
         id: root?.traceId || context.id,
         format: NAME,
         source: context.file,
         ...(question ? { question } : {}),
-        // A run whose outermost span failed ended on that failure.
-        outcome: roots.some((span) => span.error) ? 'failure' : 'unknown',
+        // The outcome the app marked, else a run whose outermost span failed ended on that failure.
+        outcome:
+          marked ??
+          (roots.some((span) => span.error && !isControlFlow(span.error)) ? 'failure' : 'unknown'),
         steps,
-        ...(note.note || task ? { metadata: { ...note, ...(task ? { task } : {}) } } : {}),
+        metadata: {
+          ...note,
+          ...(marked ? { outcomeMarked: true } : {}),
+          ...(session ? { session } : {}),
+          ...(declaredTask ? { task: declaredTask } : {}),
+        },
       }),
     ];
   },

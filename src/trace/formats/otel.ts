@@ -24,6 +24,7 @@ import {
   type NeutralSpan,
 } from '../spans.js';
 import { requireSteps } from '../chat-messages.js';
+import { markedOutcome, sessionOf } from '../span-outcome.js';
 
 const NAME = 'otel';
 
@@ -197,18 +198,24 @@ export const otelFormat: TraceFormat = {
     const conversation = spans
       .map((span) => span.attributes['gen_ai.conversation.id'])
       .find((value) => typeof value === 'string');
+    const marked = markedOutcome(spans);
+    const session = sessionOf(spans);
     return [
       buildTrace({
         id: spans[0]?.traceId || context.id,
         format: NAME,
         source: context.file,
         ...(firstInput?.text ? { question: firstInput.text } : {}),
-        outcome: spans.some((span) => span.error && !span.parentSpanId) ? 'failure' : 'unknown',
+        outcome:
+          marked ??
+          (spans.some((span) => span.error && !span.parentSpanId) ? 'failure' : 'unknown'),
         steps,
         metadata: {
           ...noAgentNote(fromSpans),
           ...(service ? { service } : {}),
           ...(conversation ? { conversationId: conversation } : {}),
+          ...(marked ? { outcomeMarked: true } : {}),
+          ...(session ? { session } : {}),
           ...withTask(taskFromSpans(spans)),
         },
       }),

@@ -17,6 +17,7 @@ import {
 import { decode } from '../decode/decode.js';
 import { regimeOf } from '../decode/regimes.js';
 import { hasClearFavourite } from '../decode/clear-favourite.js';
+import { statementSignals, type StatementSignals } from '../decode/statement-signals.js';
 import { explainDecision } from '../explain/reason.js';
 import { readModelFile, type OfflineModel } from '../model/model-file.js';
 import { modeFeatures } from '../modes/mode-features.js';
@@ -30,6 +31,7 @@ import {
 } from '../modes/mode-model.js';
 import { applyPlatt, type ConfidenceCalibration, type Platt } from '../scores/calibration.js';
 import { predict } from '../scores/predict.js';
+import { statedFigure } from '../scores/statement.js';
 
 export { predictOffline, type OfflinePrediction } from '../scores/predict.js';
 
@@ -54,16 +56,39 @@ const noOneToBlame = (): Attribution => ({
   usage: { ...NO_USAGE },
 });
 
+/**
+ * Only the agent a model names in a trace (no reason, modes or confidences): what adapting
+ * compares models by, many times over the same runs. Null where no one is blamed.
+ */
+export function namedAgentWithModel(trace: Trace, model: OfflineModel): string | null {
+  if (!trace.steps.some(onTeam)) return null;
+  const prediction = predict(trace, model);
+  const decision = decode(trace, prediction, regimeOf(trace, prediction.rows, model));
+  return trace.steps[decision.best.step]!.agent;
+}
+
 /** Attributes one trace with a loaded model. Synchronous, no I/O. */
 export function attributeWithModel(
   trace: Trace,
   model: OfflineModel,
   options: AttributeOptions = {},
 ): Attribution {
+  return attributeWithSignals(trace, model, options).attribution;
+}
+
+/**
+ * The attribution and what the run showed about how far it can be trusted (its statement signals,
+ * decode/statement-signals.ts; absent where no one is blamed), which calibration fits on.
+ */
+export function attributeWithSignals(
+  trace: Trace,
+  model: OfflineModel,
+  options: AttributeOptions = {},
+): { attribution: Attribution; signals?: StatementSignals } {
   // A run with no step by an agent or a tool (only the task, or the framework's messages) has no
   // one to blame (blamableSteps is empty exactly then); naming the person who gave the task would
   // read as a verdict.
-  if (!trace.steps.some(onTeam)) return noOneToBlame();
+  if (!trace.steps.some(onTeam)) return { attribution: noOneToBlame() };
   const prediction = predict(trace, model, options);
   const regime = regimeOf(trace, prediction.rows, model);
   const decision = decode(trace, prediction, regime);
@@ -79,24 +104,36 @@ export function attributeWithModel(
   const { best, ranked, candidate, agent } = decision;
   const clear = hasClearFavourite(prediction.agents);
   const unseen = familiar ? undefined : model.calibration?.unfamiliar;
-  // An unfamiliar run's named agent is stated at the low end of what held-out systems support,
-  // moved by whether the agent scorer has a clear favourite (train/unseen-statement.ts); another
-  // agent at that figure times its probability's share of the named agent's.
+  const signals = statementSignals(prediction.agents, decision);
+  // An unfamiliar run's named agent is stated at what held-out systems' runs showing the same
+  // signals were right (train/statement-fit.ts), else at the low end of what they support moved
+  // by a clear favourite (train/unseen-statement.ts); never below chance (one over the candidate
+  // agents: a run with one agent names it at 1). Another agent is stated at the named agent's
+  // figure times its probability's share of the named agent's.
+  const namedAgent = Math.max(
+    1 / signals.agents,
+    unseen?.agentFit
+      ? statedFigure(unseen.agentFit, signals.agent, signals.agents)
+      : (unseen?.agentByEvidence?.[clear ? 1 : 0] ??
+          stated(agentProbability.get(agent) ?? 0, mapping?.agent)),
+  );
+  const statedUnseen = unseen?.agentFit !== undefined || unseen?.agentByEvidence !== undefined;
   const agentConfidence = (name: string) => {
+    if (name === agent) return namedAgent;
     const probability = agentProbability.get(name) ?? 0;
-    const named = unseen?.agentByEvidence?.[clear ? 1 : 0];
-    if (named === undefined) return stated(probability, mapping?.agent);
-    return name === agent
-      ? named
-      : named * Math.min(1, probability / (agentProbability.get(agent) || 1));
+    if (!statedUnseen) return stated(probability, mapping?.agent);
+    return namedAgent * Math.min(1, probability / (agentProbability.get(agent) || 1));
   };
   // In an unfamiliar run, the named step is stated likewise, and the other candidates at how often
   // their rank was right on held-out systems (never above the named step's least), where measured.
+  // The named step is never stated below chance (one over the candidate steps).
   const byRank = unseen?.stepByRank;
-  const namedStep = unseen?.stepByEvidence?.[clear ? 1 : 0];
+  const namedStep = unseen?.stepFit
+    ? statedFigure(unseen.stepFit, signals.step, signals.steps)
+    : unseen?.stepByEvidence?.[clear ? 1 : 0];
   const candidateConfidence = (raw: number, rank: number) =>
-    rank === 0 && namedStep !== undefined
-      ? namedStep
+    rank === 0
+      ? Math.max(1 / signals.steps, namedStep ?? stepConfidence(raw))
       : byRank
         ? (byRank[rank] ?? 0)
         : stepConfidence(raw);
@@ -114,7 +151,7 @@ export function attributeWithModel(
       score: round(candidateConfidence(entry.score, rank)),
     }));
   const { rows } = prediction;
-  return {
+  const attribution: Attribution = {
     agent: trace.steps[best.step]!.agent,
     step: best.step,
     reason: explanation.reason,
@@ -133,6 +170,7 @@ export function attributeWithModel(
     ...(model.agentModes ? { agentModes: predictAgentModes(model.agentModes, trace, rows) } : {}),
     usage: { ...NO_USAGE },
   };
+  return { attribution, signals };
 }
 
 /** What the agent confidence rests on, and for an unfamiliar run the held-out systems' spread. */

@@ -10,7 +10,13 @@ import { withMinimumConfidence } from '../../min-confidence.js';
 import { buildTrace } from '../../../trace/build-trace.js';
 import { loadBatch, loadTrace } from '../../../trace/load.js';
 import type { Trace } from '../../../trace/model.js';
-import { attributeWithModel, DEFAULT_MODEL_PATH, loadOfflineModel } from './attributor.js';
+import {
+  attributeWithModel,
+  attributeWithSignals,
+  DEFAULT_MODEL_PATH,
+  loadOfflineModel,
+} from './attributor.js';
+import { statedFigure } from '../scores/statement.js';
 import { fitFamiliarity, type FamiliarityModel } from '../familiarity/familiarity.js';
 import { FEATURE_NAMES } from '../features/feature-names.js';
 import { stepInputs } from '../features/inputs.js';
@@ -248,12 +254,17 @@ describe('familiarity and confidence', () => {
     assert.ok(byRank && byRank.length === 3, 'the shipped model has a rate per rank');
     assert.ok(byRank[0]! >= byRank[1]! && byRank[1]! >= byRank[2]!);
     const unseen = await loadTrace(join(FIXTURES, 'formats/otlp-genai-semconv.json'));
-    const result = attributeWithModel(unseen, model);
+    const { attribution: result, signals } = attributeWithSignals(unseen, model);
     assert.equal(result.familiar, false);
-    // The named step at the held-out low end, by whether the agent scorer has a clear favourite;
-    // the others at their rank's rate, never above it.
+    // The named step at what held-out runs showing the same signals were right (else the held-out
+    // low end, by whether the agent scorer has a clear favourite), never below chance; the others
+    // at their rank's rate, never above it.
     const named = model.calibration!.unfamiliar.stepByEvidence!;
-    assert.equal(result.confidence, Number(named[result.clearFavourite ? 1 : 0].toFixed(4)));
+    const { stepFit } = model.calibration!.unfamiliar;
+    const figure = stepFit
+      ? statedFigure(stepFit, signals!.step, signals!.steps)
+      : named[result.clearFavourite ? 1 : 0];
+    assert.equal(result.confidence, Number(Math.max(1 / signals!.steps, figure).toFixed(4)));
     assert.deepEqual(
       result.candidates?.slice(1).map((candidate) => candidate.score),
       byRank.slice(1, result.candidates?.length).map((rate) => Number(rate.toFixed(4))),
@@ -269,7 +280,8 @@ describe('familiarity and confidence', () => {
       ...model,
       calibration: { ...model.calibration!, unfamiliar: older },
     });
-    assert.equal(new Set(old.candidates?.map((candidate) => candidate.score)).size, 1);
+    // (the named one never below chance)
+    assert.equal(new Set(old.candidates?.slice(1).map((candidate) => candidate.score)).size, 1);
   });
 
   it('names the top step of an unfamiliar run (no earliest-step rule); older model files still load', async () => {

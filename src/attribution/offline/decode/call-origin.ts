@@ -16,14 +16,17 @@ import { shorten } from '../explain/quotes.js';
 import { isTokenCode } from '../features/tokens.js';
 
 /** Tokens with a digit in them, lower-cased: `#W7781023` gives `w7781023`. */
-const FIGURE = /[a-z0-9_]*[0-9][a-z0-9_]*/g;
+const WORD = /[a-z0-9_]+/g;
 /** Shorter tokens (`1`, `v2`) are too common to trace. */
 const MIN_FIGURE = 3;
 
 /** The figures of a lower-cased text. */
 function figuresIn(lower: string): Set<string> {
   const out = new Set<string>();
-  for (const [figure] of lower.matchAll(FIGURE)) if (figure.length >= MIN_FIGURE) out.add(figure);
+  // Whole words, then those with a digit: a pattern that looks for the digit inside the word would
+  // rescan a long word without one from each of its letters.
+  for (const [word] of lower.matchAll(WORD))
+    if (word.length >= MIN_FIGURE && /\d/.test(word)) out.add(word);
   return out;
 }
 

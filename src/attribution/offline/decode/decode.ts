@@ -54,8 +54,10 @@ export function decode(
 ): Decision {
   const { rows, stepProbabilities, agents } = prediction;
   const agentProbability = new Map(agents.map((entry) => [entry.agent, entry.probability]));
+  // A step may be named only where its speaker may be (scores/candidate-agents.ts): never a
+  // tool's output or a placeholder's step while an agent has a candidate step.
   const combined = stepProbabilities.map((score, step) =>
-    score > 0
+    score > 0 && (agents.length === 0 || agentProbability.has(trace.steps[step]!.agent))
       ? Math.log(score) +
         regime.agentWeight * Math.log((agentProbability.get(trace.steps[step]!.agent) ?? 0) + 1e-9)
       : -Infinity,

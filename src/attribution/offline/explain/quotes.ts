@@ -80,7 +80,7 @@ export const statesFinalFigure: LineTest = (line, context) =>
 const FIGURE_TESTS: ReadonlySet<LineTest> = new Set([statesNewFigure, statesFinalFigure]);
 
 /** A line that introduces a member of a team: `ComputerTerminal: A computer terminal that ...`. */
-const ROSTER_LINE = /^[-*\s]*\**[A-Za-z][\w-]*\**:\s+\S/;
+const ROSTER_LINE = /^[-*\s]*[A-Za-z][\w-]*\**:\s+\S/;
 
 /** The task as quotes are checked against it: squashed, and its words (tokens.ts). */
 interface TaskText {

@@ -4,6 +4,14 @@
  * another value (`unit price: 15.00 USD`). Read from the text alone, so it means the same in any
  * system; the step feature `contradicts_tool_output` and the reason's "reports 15.00 where
  * lookup_price returned 12.5" both come from here.
+ *
+ * A tool's output is read however the framework escaped it on its way to the model: JSON
+ * (`"unit_price": 12.5`), JSON inside a JSON string (`\"unit_price\": 12.5`), LlamaIndex.TS's
+ * quote-stripped JSON (`{\item\:\widget\,\unit_price\:12.5}`), Python reprs
+ * (`'unit_price': Decimal('12.5')`), `key: value` and `key = value` lines, a currency before the
+ * value (`$12.5`, `USD 12.5`); an output that is one bare number is named by its tool, less its
+ * verb (`lookup_price` returning `12.5`: the price). Quantities are compared by value: `12.5` =
+ * `12.50`, `1,250` = `1250`.
  */
 import type { Step } from '../../../trace/model.js';
 
@@ -19,12 +27,17 @@ export interface Contradiction {
   toolStep: number;
 }
 
-/** A named quantity in a tool output: `name: 12.5`, `"name": 12.5`, `name = 12.5`. */
-const GIVEN = /["']?([a-z][a-z _-]{2,40}?)["']?\s*[:=]\s*"?\$?(-?\d[\d,]*(?:\.\d+)?)/iy;
+/**
+ * A named quantity in a tool output: `name: 12.5`, `"name": 12.5`, `name = 12.5`, with up to four
+ * quotes or backslashes around the name and before the value (escaped and quote-stripped JSON), a
+ * Python constructor (`Decimal('12.5')`) and a currency before the value.
+ */
+const GIVEN =
+  /["'\\]{0,4}([a-z][a-z _-]{2,40}?)["'\\]{0,4}\s*[:=]\s*(?:[a-z]{1,10}\()?["'\\]{0,4}(?:[$€£]|(?:usd|eur|gbp) ?)?(-?\d[\d,]*(?:\.\d+)?)/iy;
 /** Where a GIVEN match can end its name: a `:` or `=` with a number after it. */
-const VALUE_AFTER = /[:=]\s*"?\$?-?\d/g;
+const VALUE_AFTER = /[:=]\s*(?:[a-z]{1,10}\()?["'\\]{0,4}(?:[$€£]|(?:usd|eur|gbp) ?)?-?\d/gi;
 /** The most characters a GIVEN match spans before its `:` or `=`, whitespace aside. */
-const MAX_BEFORE = 1 + 41 + 1;
+const MAX_BEFORE = 4 + 41 + 4;
 /** Fewest letters of a quantity's name, so that `id: 3` or `x = 2` is not read as one. */
 const MIN_NAME_LETTERS = 4;
 /** How far (characters, no digit between) a restated name may be from its value. */
@@ -69,7 +82,16 @@ function* givenMatches(text: string): Generator<RegExpExecArray> {
   }
 }
 
-/** The named quantities of a tool output, first value of each name. */
+/** A tool output that is one number and nothing else (`12.5`, `"12.50"`, `$12.50`). */
+const BARE_VALUE = /^\s*["'\\]{0,4}(?:[$€£]\s?)?(-?\d[\d,]*(?:\.\d+)?)["'\\]{0,4}\s*$/;
+/** A tool name's verb, which does not name the quantity it returns (`lookup_price`: price). */
+const TOOL_VERB =
+  /^(?:get|lookup|look|up|fetch|find|search|query|read|load|check|retrieve|compute|calculate|calc)[\s_-]+/i;
+
+/**
+ * The named quantities of a tool output, first value of each name. An output that is one bare
+ * number is named by its tool, less the verb: `lookup_price` returning `12.5` gives `price: 12.5`.
+ */
 function quantitiesOf(step: Step): Map<string, string> {
   const found = new Map<string, string>();
   const text = [step.content, ...(step.toolResults ?? []).map((result) => result.content)].join(
@@ -79,6 +101,13 @@ function quantitiesOf(step: Step): Map<string, string> {
     const name = normalised(match[1]!).replace(/\s+/g, ' ').trim();
     if (name.replace(/[^a-z]/g, '').length < MIN_NAME_LETTERS || found.has(name)) continue;
     found.set(name, match[2]!);
+  }
+  if (found.size === 0 && step.content.length < 40) {
+    const bare = BARE_VALUE.exec(step.content);
+    let tool = (step.toolResults?.[0]?.name ?? step.speaker).replace(/[_-]+/g, ' ');
+    while (TOOL_VERB.test(tool)) tool = tool.replace(TOOL_VERB, '');
+    const name = normalised(tool).replace(/\s+/g, ' ').trim();
+    if (bare && name.replace(/[^a-z]/g, '').length >= MIN_NAME_LETTERS) found.set(name, bare[1]!);
   }
   return found;
 }

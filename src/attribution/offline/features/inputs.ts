@@ -34,12 +34,24 @@ export function attributionInputs(
   trace: Trace,
   useGroundTruth = true,
 ): StepInputs & { figures: RunFigures } {
-  const view =
-    useGroundTruth || trace.groundTruth === undefined
-      ? trace
-      : { ...trace, groundTruth: undefined };
-  return featuresAndMask(view);
+  const hides = !useGroundTruth && trace.groundTruth !== undefined;
+  const known = computed.get(trace);
+  const cached = hides ? known?.hidden : known?.shown;
+  if (cached) return cached;
+  const inputs = featuresAndMask(hides ? { ...trace, groundTruth: undefined } : trace);
+  computed.set(trace, { ...known, [hides ? 'hidden' : 'shown']: inputs });
+  return inputs;
 }
+
+/**
+ * Each trace's inputs, computed once while the trace lives: adapting and calibrating attribute
+ * the same runs under many models (a trace is never changed after it is built; nothing here
+ * writes to the rows).
+ */
+const computed = new WeakMap<
+  Trace,
+  { shown?: StepInputs & { figures: RunFigures }; hidden?: StepInputs & { figures: RunFigures } }
+>();
 
 /**
  * A trace's step rows, candidate mask and agents' unshared shares (what training keeps for every

@@ -23,7 +23,8 @@ export function isTermination(text: string): boolean {
 }
 
 const CODE_BLOCK = /```/;
-const NUMBER = /\b\d+(?:[.,]\d+)?\b/g;
+/** A number: thousands in groups of three (`1,250.00`), or digits with one decimal part. */
+const NUMBER = /\b\d{1,3}(?:,\d{3})+(?:\.\d+)?\b|\b\d+(?:[.,]\d+)?\b/g;
 const URL = /https?:\/\//i;
 
 /** True when the text holds a fenced code block. */
@@ -36,10 +37,22 @@ export function hasUrl(text: string): boolean {
   return URL.test(text);
 }
 
-/** A number as written, normalised: commas dropped. */
-const normalised = (number: string) => (number.includes(',') ? number.replace(/,/g, '') : number);
+/**
+ * A number as written, normalised to compare by value: commas (thousands separators) dropped, and
+ * a decimal's trailing zeros, so `49` = `49.0` = `49.00` and `12.5` = `12.50`.
+ */
+export function normalisedNumber(number: string): string {
+  const plain = number.includes(',') ? number.replace(/,/g, '') : number;
+  if (!plain.includes('.')) return plain;
+  // Trailing zeros of the decimal part, then a bare point (one pass from the end, no pattern).
+  let end = plain.length;
+  while (plain[end - 1] === '0') end -= 1;
+  if (plain[end - 1] === '.') end -= 1;
+  return plain.slice(0, end);
+}
+const normalised = normalisedNumber;
 
-/** Numbers written in the text, normalised (commas dropped). */
+/** Numbers written in the text, normalised to compare by value (see `normalisedNumber`). */
 export function numbersIn(text: string): Set<string> {
   const out = new Set<string>();
   // `match` with a global pattern gives the matched strings alone (no match objects to allocate).

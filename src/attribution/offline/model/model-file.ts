@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { ModelFileError } from '../../../errors.js';
 import { AGENT_FEATURE_NAMES } from '../features/agent-features.js';
+import { ADAPTATION_CHOICES } from '../scores/agent-prior.js';
 import type { LinearScorer } from '../scores/scoring.js';
 import { FEATURE_NAMES } from '../features/feature-names.js';
 import { AGENT_MODE_FEATURE_NAMES, MODE_FEATURE_NAMES } from '../modes/mode-features.js';
@@ -25,6 +26,16 @@ const scorerSchema = z.object({
 const plattSchema = z.object({ a: z.number(), b: z.number() });
 /** Two shares, such as a range's low and high end. */
 const share2 = z.tuple([z.number().min(0).max(1), z.number().min(0).max(1)]);
+/** A fitted statement (scores/statement.ts): a logistic regression on a run's signals and its cap. */
+const statementFitSchema = z.object({
+  logistic: z.object({
+    mean: z.array(z.number()),
+    scale: z.array(z.number()),
+    weights: z.array(z.number()),
+    bias: z.number(),
+  }),
+  cap: z.number().min(0).max(1),
+});
 const profileSchema = z.object({
   mean: z.array(z.number()),
   scale: z.array(z.number()),
@@ -74,6 +85,8 @@ const modelSchema = z.object({
         agentByEvidence: share2.optional(),
         stepByEvidence: share2.optional(),
         stepRange: share2.optional(),
+        agentFit: statementFitSchema.optional(),
+        stepFit: statementFitSchema.optional(),
       }),
     })
     .optional(),
@@ -101,6 +114,15 @@ const modelSchema = z.object({
         }),
       weight: z.number().nonnegative(),
       runs: z.number().int().nonnegative(),
+      choice: z.enum(ADAPTATION_CHOICES).optional(),
+      heldOut: z
+        .object({
+          adapted: z.number().min(0).max(1),
+          blend: z.number().min(0).max(1),
+          prior: z.number().min(0).max(1),
+          shipped: z.number().min(0).max(1),
+        })
+        .optional(),
     })
     .optional(),
   training: z.object({

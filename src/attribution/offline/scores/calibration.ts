@@ -3,6 +3,8 @@
  * stated ones (train/calibrate.ts fits them on held-out predictions; decoding applies them).
  */
 
+import type { StatementFit } from './statement.js';
+
 /** A Platt mapping of a raw probability. */
 export interface Platt {
   a: number;
@@ -37,6 +39,12 @@ export interface ConfidenceCalibration {
     stepByEvidence?: [number, number];
     /** The lowest and highest share of named steps that were right on held-out systems. */
     stepRange?: [number, number];
+    /**
+     * The named agent's and named step's figure fitted on what the run shows (issue 53;
+     * train/statement-fit.ts), in place of `agentByEvidence` and `stepByEvidence` where present.
+     */
+    agentFit?: StatementFit;
+    stepFit?: StatementFit;
   };
 }
 

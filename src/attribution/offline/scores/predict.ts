@@ -10,6 +10,7 @@ import { attributionInputs } from '../features/inputs.js';
 import type { RunFigures } from '../features/run-facts.js';
 import type { OfflineModel } from '../model/model-file.js';
 import { applyAgentPrior } from './agent-prior.js';
+import { candidateAgents } from './candidate-agents.js';
 import { scoreRows, softmax, stepProbabilitiesOf } from './scoring.js';
 
 /** Everything the model concludes about a trace, before it is decoded and phrased. */
@@ -18,7 +19,7 @@ export interface OfflinePrediction {
   rows: number[][];
   /** Probability that each step is the decisive one. */
   stepProbabilities: number[];
-  /** Probability that each agent is responsible, most likely first. */
+  /** Probability that each agent is responsible, most likely first (agents only, no tools). */
   agents: { agent: string; probability: number }[];
 }
 
@@ -42,7 +43,11 @@ export function predict(
     .map((agent, index) => ({ agent, probability: agentProbabilities[index]! }))
     .sort((left, right) => right.probability - left.probability);
   // An adapted model moves them by what its system's labels say of each agent.
-  const agents = model.system ? applyAgentPrior(scored, model.system) : scored;
+  // Only agents may be named: tools and placeholders leave the list (candidate-agents.ts).
+  const agents = candidateAgents(
+    trace,
+    model.system ? applyAgentPrior(scored, model.system) : scored,
+  );
   return { rows, stepProbabilities, agents, figures };
 }
 

@@ -18,6 +18,7 @@ function judgedRuns(
     familiar: shape.familiar ?? false,
     system,
     clear: false,
+    signals: [],
   }));
 }
 

@@ -9,13 +9,14 @@
 import { namesResponsible, responsibleAgents } from '../../../trace/agents.js';
 import type { Trace } from '../../../trace/model.js';
 import { subsetOf } from '../../../trace/subset.js';
-import { attributeWithModel, CANDIDATE_COUNT } from '../attribute/attributor.js';
+import { attributeWithSignals, CANDIDATE_COUNT } from '../attribute/attributor.js';
 import { IDENTITY, type ConfidenceCalibration, type Platt } from '../scores/calibration.js';
 import { fitPlatt } from './platt.js';
 import { assignFolds, foldsOf } from './folds.js';
 import { isLabelled } from '../features/inputs.js';
 import type { OfflineModel } from '../model/model-file.js';
 import { MEASURED_UNSEEN, unseenStatement } from './unseen-statement.js';
+import { fitStatement } from './statement-fit.js';
 
 /** Held-out raw confidences and whether each prediction was right. */
 export type Judged = {
@@ -29,15 +30,24 @@ export type Judged = {
     system: string;
     /** Whether the agent scorer had a clear favourite (decode/clear-favourite.ts). */
     clear: boolean;
+    /** What the run showed (decode/statement-signals.ts). */
+    signals: number[];
   }[];
   /** `rank`: where the labelled step is among the candidates (0 the named step; -1 not listed). */
-  step: { confidence: number; correct: boolean; rank: number; system: string; clear: boolean }[];
+  step: {
+    confidence: number;
+    correct: boolean;
+    rank: number;
+    system: string;
+    clear: boolean;
+    signals: number[];
+  }[];
 };
 
 /** Adds the predictions of `model` on `tested` (held out from it) to `into`. */
 export function judge(tested: readonly Trace[], model: OfflineModel, into: Judged): void {
   for (const trace of tested) {
-    const result = attributeWithModel(trace, model);
+    const { attribution: result, signals } = attributeWithSignals(trace, model);
     if (result.agentConfidence !== undefined)
       into.agent.push({
         confidence: result.agentConfidence,
@@ -46,6 +56,7 @@ export function judge(tested: readonly Trace[], model: OfflineModel, into: Judge
         familiar: result.familiar !== false,
         system: subsetOf(trace),
         clear: result.clearFavourite === true,
+        signals: signals?.agent ?? [],
       });
     if (result.confidence !== undefined && trace.labels?.step !== undefined)
       into.step.push({
@@ -54,6 +65,7 @@ export function judge(tested: readonly Trace[], model: OfflineModel, into: Judge
         rank: (result.candidates ?? []).findIndex((entry) => entry.step === trace.labels?.step),
         system: subsetOf(trace),
         clear: result.clearFavourite === true,
+        signals: signals?.step ?? [],
       });
   }
 }
@@ -149,6 +161,8 @@ export function calibrationFor(
   const unseen = unseenSystemsAgent(unfamiliar.agent);
   const agentStatement = unseenStatement(unfamiliar.agent, MEASURED_UNSEEN.agent);
   const stepStatement = unseenStatement(unfamiliar.step, MEASURED_UNSEEN.step);
+  const agentFit = fitStatement(unfamiliar.agent.filter((item) => item.signals.length > 0));
+  const stepFit = fitStatement(unfamiliar.step.filter((item) => item.signals.length > 0));
   // The other candidates are stated at their rank's rate, never above the named step's least.
   const stepByRank = rateByRank(unfamiliar.step)?.map((rate, rank) =>
     rank > 0 && stepStatement ? Math.min(rate, stepStatement.byEvidence[0]) : rate,
@@ -178,6 +192,9 @@ export function calibrationFor(
       ...(stepStatement
         ? { stepRange: stepStatement.range, stepByEvidence: stepStatement.byEvidence }
         : {}),
+      // What a run shows states it where the fit could be made (statement-fit.ts, issue 53).
+      ...(agentFit ? { agentFit } : {}),
+      ...(stepFit ? { stepFit } : {}),
     },
   };
 }

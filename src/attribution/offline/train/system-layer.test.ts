@@ -4,9 +4,20 @@ import { buildTrace } from '../../../trace/build-trace.js';
 import { traceHash } from '../../../trace/hash.js';
 import type { Trace } from '../../../trace/model.js';
 import { loadOfflineModel } from '../attribute/attributor.js';
-import { applyAgentPrior, priorRate, type SystemLayer } from '../scores/agent-prior.js';
+import {
+  ADAPTATION_CHOICES,
+  applyAgentPrior,
+  priorRate,
+  type SystemLayer,
+} from '../scores/agent-prior.js';
 import { predictOffline } from '../scores/predict.js';
-import { adaptModel, fitSystemLayer, learnAgentPrior, PRIOR_WEIGHTS } from './system-layer.js';
+import {
+  adaptModel,
+  chooseSystemLayer,
+  fitSystemLayer,
+  learnAgentPrior,
+  PRIOR_WEIGHTS,
+} from './system-layer.js';
 
 /** A run of the planner, the coder and the reviewer, with `blamed` responsible. */
 function run(id: string, blamed: string[], coder = 'Coder'): Trace {
@@ -84,6 +95,21 @@ describe('the system layer', () => {
     assert.ok(adapted.system && adapted.system.weight > 0, JSON.stringify(adapted.system));
     const [first] = predictOffline(run('x', ['reviewer']), adapted).agents;
     assert.equal(first!.agent, 'reviewer');
+  });
+
+  it('chooses by leaving each run out among the blend, the layer, the record and the shipped model, and says how each did', () => {
+    const runs = Array.from({ length: 6 }, (_, index) => run(String(index), ['reviewer']));
+    const layer = chooseSystemLayer(model, runs)!;
+    assert.ok(layer.choice && layer.heldOut, JSON.stringify(layer));
+    assert.equal(layer.heldOut.prior, 1, 'the record names the reviewer of every run left out');
+    const best = Math.max(...Object.values(layer.heldOut));
+    // Never below the record on the runs it was given; ties in ADAPTATION_CHOICES' order.
+    assert.equal(layer.heldOut[layer.choice], best);
+    assert.equal(
+      layer.choice,
+      ADAPTATION_CHOICES.find((choice) => layer.heldOut![choice] === best),
+    );
+    assert.equal(layer.runs, 6);
   });
 
   it('records the runs it learned from and drops a layer the model had', () => {

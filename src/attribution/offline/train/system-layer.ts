@@ -9,12 +9,17 @@
 import { onTeam, responsibleAgents, sameAgent } from '../../../trace/agents.js';
 import { traceHash } from '../../../trace/hash.js';
 import type { Trace } from '../../../trace/model.js';
-import { attributeWithModel } from '../attribute/attributor.js';
+import { namedAgentWithModel } from '../attribute/attributor.js';
 import type { OfflineModel } from '../model/model-file.js';
-import type { AgentPrior, SystemLayer } from '../scores/agent-prior.js';
+import {
+  ADAPTATION_CHOICES,
+  type AdaptationChoice,
+  type AgentPrior,
+  type SystemLayer,
+} from '../scores/agent-prior.js';
 
 /** Bumped when how a layer is learned changes, so stored `offline-adapted` results are not reused. */
-export const SYSTEM_LAYER_VERSION = 1;
+export const SYSTEM_LAYER_VERSION = 2;
 
 /** Pseudo-runs at the base rate added to every name's count. */
 export const PRIOR_SMOOTHING = 2;
@@ -30,10 +35,14 @@ function indexOf(names: string[], name: string): number {
   return names.length - 1;
 }
 
-/** Each agent's smoothed rate of being responsible, over the runs it took part in. */
+/**
+ * Each agent's smoothed rate of being responsible, over the runs it took part in; `overAllRuns`:
+ * over every labelled run instead (the record: how often each name was blamed, whoever took part).
+ */
 export function learnAgentPrior(
   runs: readonly Trace[],
   smoothing = PRIOR_SMOOTHING,
+  overAllRuns = false,
 ): AgentPrior | undefined {
   const names: string[] = [];
   const present: number[] = [];
@@ -49,6 +58,10 @@ export function learnAgentPrior(
       if (guilty.has(index)) blamed[index] = (blamed[index] ?? 0) + 1;
     }
   }
+  if (overAllRuns) {
+    const labelled = runs.filter((run) => responsibleAgents(run).length > 0).length;
+    names.forEach((_, index) => (present[index] = labelled));
+  }
   const seen = present.reduce((sum, count) => sum + (count ?? 0), 0);
   if (seen === 0) return undefined;
   const base = blamed.reduce((sum, count) => sum + (count ?? 0), 0) / seen;
@@ -60,8 +73,8 @@ export function learnAgentPrior(
 }
 
 /** Whether a model names one of a run's responsible agents. */
-function namesRight(run: Trace, model: OfflineModel): boolean {
-  const named = attributeWithModel(run, model).agent;
+export function namesRight(run: Trace, model: OfflineModel): boolean {
+  const named = namedAgentWithModel(run, model);
   return named !== null && responsibleAgents(run).some((agent) => sameAgent(agent, named));
 }
 
@@ -95,11 +108,71 @@ export function fitSystemLayer(
   return { agentPrior, weight, runs: labelled.length };
 }
 
+/** The record's weight in the blend of the model and the record. */
+export const BLEND_WEIGHT = 1;
+/** The record's weight where it alone names the agent (the model breaking its ties). */
+export const RECORD_WEIGHT = 1000;
+
+/** Each choice's layer learned from labelled runs (none for the shipped model). */
+function layerOf(
+  choice: AdaptationChoice,
+  base: OfflineModel,
+  runs: readonly Trace[],
+): SystemLayer | undefined {
+  if (choice === 'shipped') return undefined;
+  if (choice === 'adapted') return fitSystemLayer(base, runs);
+  const record = learnAgentPrior(runs, PRIOR_SMOOTHING, true);
+  if (!record) return undefined;
+  const weight = choice === 'blend' ? BLEND_WEIGHT : RECORD_WEIGHT;
+  return { agentPrior: record, weight, runs: runs.length };
+}
+
 /**
- * `model` adapted to labelled runs of one system: its system layer learned from them (any layer it
- * had is dropped first), and the runs recorded as trained on (their content hashes, so evaluation
- * leaves them out, and `data`, where they came from). Without a responsible agent in the runs, the
- * model without a layer.
+ * The system layer chosen for `base` by leaving each labelled run out in turn among the adapted
+ * model (its layer and weight learned from the other runs), the blend of the model with the
+ * record of who was blamed, the record alone (`prior`) and the shipped model: the one naming the
+ * most left-out runs' agents right (ties in ADAPTATION_CHOICES' order), learned from all the runs,
+ * with each one's held-out accuracy. An adapted model cannot then lose to its own record on the
+ * runs it was given (issue 53). Undefined when the runs name no responsible agent.
+ */
+export function chooseSystemLayer(
+  base: OfflineModel,
+  runs: readonly Trace[],
+): SystemLayer | undefined {
+  const labelled = runs.filter((run) => responsibleAgents(run).length > 0);
+  const agentPrior = learnAgentPrior(labelled);
+  if (!agentPrior) return undefined;
+  const right = new Map<AdaptationChoice, number>(ADAPTATION_CHOICES.map((choice) => [choice, 0]));
+  labelled.forEach((run, held) => {
+    const others = labelled.filter((_, index) => index !== held);
+    for (const choice of ADAPTATION_CHOICES) {
+      const layer = layerOf(choice, base, others);
+      if (namesRight(run, layer ? { ...base, system: layer } : base))
+        right.set(choice, right.get(choice)! + 1);
+    }
+  });
+  const best = Math.max(...right.values());
+  const choice = ADAPTATION_CHOICES.find((option) => right.get(option) === best)!;
+  const layer = layerOf(choice, base, labelled) ?? { agentPrior, weight: 0, runs: labelled.length };
+  const share = (option: AdaptationChoice) =>
+    Number((right.get(option)! / labelled.length).toFixed(4));
+  return {
+    ...layer,
+    choice,
+    heldOut: {
+      adapted: share('adapted'),
+      blend: share('blend'),
+      prior: share('prior'),
+      shipped: share('shipped'),
+    },
+  };
+}
+
+/**
+ * `model` adapted to labelled runs of one system: its system layer chosen and learned from them
+ * (any layer it had is dropped first), and the runs recorded as trained on (their content hashes,
+ * so evaluation leaves them out, and `data`, where they came from). Without a responsible agent in
+ * the runs, the model without a layer.
  */
 export function adaptModel(
   model: OfflineModel,
@@ -107,7 +180,7 @@ export function adaptModel(
   data: readonly string[] = [],
 ): OfflineModel {
   const { system: _system, ...base } = model;
-  const system = fitSystemLayer(base, runs);
+  const system = chooseSystemLayer(base, runs);
   if (!system) return base;
   return {
     ...base,

@@ -1,0 +1,33 @@
+/**
+ * OpenTelemetry for the pricing team apps, set up as the sdk-trace-node docs show: a
+ * `NodeTracerProvider` with a `BatchSpanProcessor` over the OTLP/HTTP protobuf exporter, which
+ * reads the standard variables (`OTEL_EXPORTER_OTLP_ENDPOINT`, `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`,
+ * `OTEL_SERVICE_NAME`). `inRootSpan` wraps one app run in a span of the app's own, so every span
+ * of the run shares one trace id (one run in faultline), and may mark the run's outcome on it
+ * (`faultline.outcome`).
+ */
+import { context, trace, type Span } from '@opentelemetry/api';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
+import { BatchSpanProcessor, NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
+
+/** Starts tracing for this process; `shutdown()` flushes what is left. */
+export function startTelemetry(): NodeTracerProvider {
+  const provider = new NodeTracerProvider({
+    spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter())],
+  });
+  provider.register();
+  return provider;
+}
+
+/** Runs `work` inside a root span named `name`; `work` may set attributes on it. */
+export async function inRootSpan<Value>(
+  name: string,
+  work: (span: Span) => Promise<Value>,
+): Promise<Value> {
+  const span = trace.getTracer('pricing-team').startSpan(name);
+  try {
+    return await context.with(trace.setSpan(context.active(), span), () => work(span));
+  } finally {
+    span.end();
+  }
+}

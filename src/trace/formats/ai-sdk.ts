@@ -1,0 +1,205 @@
+/**
+ * The Vercel AI SDK's own OpenTelemetry spans (`experimental_telemetry: { isEnabled: true,
+ * functionId }`, AI SDK 6), in OTLP/JSON. Each call of a model (`ai.generateText.doGenerate`,
+ * `ai.streamText.doStream`, `…Object.doGenerate/doStream`, named by `ai.operationId`) is a step:
+ * its reply from `ai.response.text` (or `ai.response.object`) and `ai.response.toolCalls`; each
+ * `ai.toolCall` span a tool step (`ai.toolCall.name/args/result`). The outer `ai.generateText` /
+ * `ai.streamText` span is the agent: named by `ai.telemetry.metadata.agent` where the app sets
+ * one, else by the `functionId`; one without either is structure only, its calls `(no agent)`'s.
+ * Spans of the app's own (a root span around the run) are structure, never steps. The task is the
+ * first user message of the first model call's `ai.prompt.messages`. The spans also carry a few
+ * GenAI attributes (`gen_ai.system`), so this format is detected before `otel`.
+ */
+import { TraceFormatError } from '../../errors.js';
+import { buildTrace } from '../build-trace.js';
+import { requireSteps } from '../chat-messages.js';
+import { argumentsText, isObject, parseJsonOr, textOf, type TraceFormat } from '../format.js';
+import type { ToolCall } from '../model.js';
+import { decodeOtlp, isOtlp, type OtlpSpan } from '../otlp.js';
+import { markedOutcome, sessionOf } from '../span-outcome.js';
+import {
+  isoOfNanos,
+  NO_AGENT,
+  noAgentNote,
+  setModelUsage,
+  stepsFromSpans,
+  withQuestionStep,
+  type NeutralSpan,
+} from '../spans.js';
+import { callsText } from '../step-text.js';
+
+const NAME = 'ai-sdk';
+
+/** The attribute every AI SDK span carries. */
+const OPERATION_ID = 'ai.operationId';
+
+/** Operations that are one call of a model. */
+const MODEL_CALLS = new Set([
+  'ai.generateText.doGenerate',
+  'ai.streamText.doStream',
+  'ai.generateObject.doGenerate',
+  'ai.streamObject.doStream',
+]);
+
+/** Operations that are one agent's turn: the calls and tool runs of one generate/stream call. */
+const TURNS = new Set(['ai.generateText', 'ai.streamText', 'ai.generateObject', 'ai.streamObject']);
+
+/** Metadata keys an app may name its agent by (`experimental_telemetry.metadata`). */
+const AGENT_METADATA = ['ai.telemetry.metadata.agent', 'ai.telemetry.metadata.agentName'];
+
+const text = (value: unknown) => (typeof value === 'string' && value.trim() ? value : undefined);
+
+/** The agent a span's attributes name: the app's metadata, else the function id. */
+function agentOf(attributes: Record<string, unknown>): string | undefined {
+  for (const key of AGENT_METADATA) {
+    const name = text(attributes[key]);
+    if (name) return name.trim();
+  }
+  return text(attributes['ai.telemetry.functionId'])?.trim();
+}
+
+/** `ai.response.toolCalls`: `[{toolCallId, toolName, input}]` (`args` before AI SDK 5). */
+function toolCallsOf(value: unknown): ToolCall[] {
+  const parsed = parseJsonOr(value);
+  if (!Array.isArray(parsed)) return [];
+  return parsed.filter(isObject).map((call) => ({
+    ...(typeof call.toolCallId === 'string' ? { id: call.toolCallId } : {}),
+    name: String(call.toolName ?? 'unknown'),
+    arguments: argumentsText(call.input ?? call.args),
+  }));
+}
+
+/** The first user message's text in `ai.prompt.messages` (content a string or text parts). */
+function firstUserText(value: unknown): string | undefined {
+  const messages = parseJsonOr(value);
+  if (!Array.isArray(messages)) return undefined;
+  const user = messages.find((message) => isObject(message) && message.role === 'user');
+  if (!isObject(user)) return undefined;
+  const content = Array.isArray(user.content)
+    ? user.content.filter((part) => isObject(part) && part.type === 'text')
+    : user.content;
+  return text(textOf(content));
+}
+
+function neutral(span: OtlpSpan): NeutralSpan {
+  const attributes = span.attributes;
+  const operation = String(attributes[OPERATION_ID] ?? '');
+  const out: NeutralSpan = {
+    id: span.spanId,
+    start: span.start,
+    end: span.end,
+    kind: 'other',
+    name: NO_AGENT,
+    content: '',
+  };
+  const timestamp = isoOfNanos(span.start);
+  if (timestamp) out.timestamp = timestamp;
+  if (span.parentSpanId) out.parentId = span.parentSpanId;
+  if (span.error) out.error = span.error;
+  const agent = agentOf(attributes);
+  if (MODEL_CALLS.has(operation)) {
+    out.kind = 'llm';
+    out.name = agent ?? NO_AGENT;
+    out.toolCalls = toolCallsOf(attributes['ai.response.toolCalls']);
+    const reply = attributes['ai.response.text'] ?? attributes['ai.response.object'];
+    out.content = textOf(reply) || callsText(out.toolCalls);
+    setModelUsage(
+      out,
+      attributes['ai.response.model'] ?? attributes['ai.model.id'],
+      attributes['ai.usage.inputTokens'] ?? attributes['ai.usage.promptTokens'],
+      attributes['ai.usage.outputTokens'] ?? attributes['ai.usage.completionTokens'],
+    );
+  } else if (operation === 'ai.toolCall') {
+    out.kind = 'tool';
+    out.name = String(attributes['ai.toolCall.name'] ?? 'tool');
+    const args = argumentsText(attributes['ai.toolCall.args']);
+    const result = textOf(parseJsonOr(attributes['ai.toolCall.result']));
+    out.content = [args ? `${out.name}(${args})` : '', result].filter(Boolean).join('\n');
+    const id = text(attributes['ai.toolCall.id']);
+    out.call = { ...(id ? { id } : {}), name: out.name, arguments: args };
+    out.toolResults = [
+      {
+        ...(id ? { id } : {}),
+        name: out.name,
+        content: result,
+        ...(span.error ? { isError: true } : {}),
+      },
+    ];
+  } else if (TURNS.has(operation) && agent) {
+    out.kind = 'agent';
+    out.name = agent;
+    out.content = textOf(attributes['ai.response.text']);
+  }
+  return out;
+}
+
+/**
+ * An OTLP export whose spans carry `ai.operationId` (the AI SDK's telemetry): only the spans'
+ * attribute keys are looked at, not every value, so the check stays cheap on other exports.
+ */
+function hasAiSdkSpans(value: unknown): boolean {
+  if (!isOtlp(value)) return false;
+  for (const resource of value.resourceSpans) {
+    const scopes =
+      isObject(resource) && Array.isArray(resource.scopeSpans) ? resource.scopeSpans : [];
+    for (const scope of scopes) {
+      const spans = isObject(scope) && Array.isArray(scope.spans) ? scope.spans : [];
+      for (const span of spans) {
+        const attributes = isObject(span) && Array.isArray(span.attributes) ? span.attributes : [];
+        for (const attribute of attributes)
+          if (isObject(attribute) && attribute.key === OPERATION_ID) return true;
+      }
+    }
+  }
+  return false;
+}
+
+export const aiSdkFormat: TraceFormat = {
+  name: NAME,
+  description:
+    'Vercel AI SDK telemetry spans in OTLP/JSON (ai.generateText.doGenerate, ai.toolCall)',
+  detect(input) {
+    return input.kind === 'json' && hasAiSdkSpans(input.value);
+  },
+  parse(input, context) {
+    if (input.kind !== 'json')
+      throw new TraceFormatError(context.file, 'expected an OTLP/JSON document', { format: NAME });
+    const spans = decodeOtlp(input.value, { file: context.file, format: NAME });
+    const question = spans
+      .filter((span) => MODEL_CALLS.has(String(span.attributes[OPERATION_ID])))
+      .sort((left, right) => (left.start < right.start ? -1 : left.start > right.start ? 1 : 0))
+      .map((span) => firstUserText(span.attributes['ai.prompt.messages']))
+      .find((found) => found !== undefined);
+    const fromSpans = stepsFromSpans(spans.map(neutral));
+    const steps = withQuestionStep(question, fromSpans);
+    requireSteps(steps, context.file, NAME, 'resourceSpans');
+    const service = spans[0]?.resource['service.name'];
+    const marked = markedOutcome(spans);
+    const session = sessionOf(spans);
+    // The run's first function id: how an app that knows no trace id names its run to the API.
+    const functionId = spans
+      .filter((span) => TURNS.has(String(span.attributes[OPERATION_ID])))
+      .reduce<OtlpSpan | undefined>(
+        (first, span) => (!first || span.start < first.start ? span : first),
+        undefined,
+      )?.attributes['ai.telemetry.functionId'];
+    const failed = spans.some((span) => span.error && !span.parentSpanId);
+    return [
+      buildTrace({
+        id: spans[0]?.traceId || context.id,
+        format: NAME,
+        source: context.file,
+        ...(question ? { question } : {}),
+        outcome: marked ?? (failed ? 'failure' : 'unknown'),
+        steps,
+        metadata: {
+          ...noAgentNote(fromSpans),
+          ...(typeof service === 'string' && service ? { service } : {}),
+          ...(marked ? { outcomeMarked: true } : {}),
+          ...(session ? { session } : {}),
+          ...(typeof functionId === 'string' && functionId ? { functionId } : {}),
+        },
+      }),
+    ];
+  },
+};
