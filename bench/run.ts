@@ -217,7 +217,12 @@ record(
 // Child benchmarks, each in a process of its own so its figures are its own: the server under load,
 // the recording proxy and OTLP ingest (loopback only, bounded). Each prints { results, notes } as JSON.
 const notes: string[] = [];
-for (const script of ['bench/server-load.ts', 'bench/proxy.ts', 'bench/otlp.ts']) {
+for (const script of [
+  'bench/server-load.ts',
+  'bench/proxy.ts',
+  'bench/otlp.ts',
+  'bench/spectrum.ts',
+]) {
   const output = execFileSync(process.execPath, ['--import', 'tsx', join(ROOT, script)], {
     encoding: 'utf8',
     maxBuffer: 1 << 20,

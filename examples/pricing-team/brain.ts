@@ -9,11 +9,16 @@
  * (the total becomes 49.00 instead of 41.50). It also answers faultline's fix requests as a model
  * that knows the researcher's right report, and rewrites every other step as it was.
  *
+ * With `errors` (random-errors.ts) it errs at random, seeded, as a real model does on some runs and
+ * not others: the researcher misreports the price on some runs, the analyst leaves the handling fee
+ * out of its calculation on others, and some runs pass.
+ *
  * It reads requests through faultline's own wire readers, so one brain serves Chat Completions
  * and the Responses API, streamed or not, whichever framework sends them.
  */
 import { wireApiFor } from '../../src/recording/wire/registry.js';
 import type { HistoryItem, ReplyContent } from '../../src/recording/wire/types.js';
+import type { RandomErrors } from './random-errors.js';
 
 type Role = 'coordinator' | 'researcher' | 'analyst';
 
@@ -107,6 +112,7 @@ function step(
   items: HistoryItem[],
   tools: readonly Tool[],
   fault: boolean,
+  errors: RandomErrors | undefined,
 ): ReplyContent {
   const call = (name: string, args: unknown) => ({
     text: '',
@@ -125,7 +131,7 @@ function step(
     if (price === undefined) return call('lookup_price', { item: 'widget' });
     const handoff = handoffTo(tools, 'analyst');
     return {
-      text: report(price, fault),
+      text: report(price, fault || errors?.researcherErrs() === true),
       toolCalls: handoff
         ? [{ id: callId(role, items), name: handoff.name, arguments: JSON.stringify(handoff.args) }]
         : [],
@@ -134,6 +140,10 @@ function step(
   const value = lastResult(items, 'calculate');
   if (value !== undefined) return { text: `TOTAL: ${money(value)} USD`, toolCalls: [] };
   const price = lastSaid(items, UNIT_PRICE) ?? '0';
+  // The analyst's mistake, drawn on runs whose report was right (each run errs once at most): the
+  // handling fee left out.
+  if (price !== '15.00' && errors?.analystErrs() === true)
+    return call('calculate', { expression: `3 * ${price}` });
   return call('calculate', { expression: `3 * ${price} + 4` });
 }
 
@@ -166,6 +176,7 @@ export function pricingAnswer(
   path: string,
   body: Record<string, unknown>,
   fault: boolean,
+  errors?: RandomErrors,
 ): ReplyContent {
   const api = wireApiFor(path.split('?')[0]!);
   if (!api) return { text: `not a model call: ${path}`, toolCalls: [] };
@@ -175,5 +186,5 @@ export function pricingAnswer(
   const tools = toolsOf(body);
   const role = roleOf(request.system, tools);
   if (!role) return { text: 'I only play the pricing team.', toolCalls: [] };
-  return step(role, request.items, tools, fault);
+  return step(role, request.items, tools, fault, errors);
 }

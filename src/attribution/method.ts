@@ -4,6 +4,7 @@
  */
 import type { Trace } from '../trace/model.js';
 import type { Divergence } from './diverge/types.js';
+import type { SpectrumSummary } from './spectrum/summary.js';
 
 /** A scored alternative step. */
 export interface Candidate {
@@ -138,6 +139,8 @@ export interface Attribution {
   lenient?: LenientReading;
   /** Where the run departs from a passing run of the same task (method `diverge`). */
   divergence?: Divergence;
+  /** The spectrum of the run's task, in brief (method `spectrum`, or a verdict that used it). */
+  spectrum?: SpectrumSummary;
   /**
    * Set by `faultline verify` when counterfactual replay proved the named step: the run replayed
    * with a fix at that step passed its check.
@@ -179,6 +182,11 @@ export interface AttributeOptions {
   maxCalls?: number;
   /** A passing run of the same task, for methods that compare with one (`diverge`). */
   reference?: Trace;
+  /**
+   * Other runs of the same task, passing or failing, for methods that compare many runs
+   * (`spectrum`); the run attributed need not be among them.
+   */
+  runs?: readonly Trace[];
 }
 
 /** An attribution method, registered by name. */

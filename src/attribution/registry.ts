@@ -6,6 +6,8 @@ import { createLlmMethod, llmMethodNames, type LlmOptions } from './llm/catalog.
 import { createOfflineMethod } from './offline/attribute/attributor.js';
 import { divergeMethod } from './diverge/method.js';
 import { firstAgentMethod } from './first-agent.js';
+import { spectrumMethod } from './spectrum/method.js';
+import { COMBINED, createCombinedMethod } from './spectrum/combined.js';
 import type { AttributionMethod } from './method.js';
 
 /** Options that choose and configure a method. */
@@ -24,6 +26,8 @@ interface MethodEntry {
   create: MethodFactory;
   /** True for methods that need a passing run of the same task (`AttributeOptions.reference`). */
   needsReference?: boolean;
+  /** True for methods that need other runs of the same task (`AttributeOptions.runs`). */
+  needsRuns?: boolean;
 }
 
 const factories = new Map<string, MethodEntry>([
@@ -39,6 +43,18 @@ const factories = new Map<string, MethodEntry>([
     divergeMethod.name,
     { description: divergeMethod.description, create: () => divergeMethod, needsReference: true },
   ],
+  [
+    spectrumMethod.name,
+    { description: spectrumMethod.description, create: () => spectrumMethod, needsRuns: true },
+  ],
+  [
+    COMBINED,
+    {
+      description: createCombinedMethod().description,
+      create: (options) => createCombinedMethod(options.modelPath),
+      needsRuns: true,
+    },
+  ],
   ...llmMethodNames().map(({ name, description }): [string, MethodEntry] => [
     name,
     { description, create: (options) => createLlmMethod(name, options.llm ?? {}) },
@@ -52,17 +68,26 @@ export const DEFAULT_METHOD = 'offline';
  * Names and descriptions of every registered method; `needsReference` marks those that compare
  * with a passing run (a list that offers methods for one run alone leaves them out).
  */
-export function listMethods(): { name: string; description: string; needsReference?: boolean }[] {
+export function listMethods(): {
+  name: string;
+  description: string;
+  needsReference?: boolean;
+  needsRuns?: boolean;
+}[] {
   return [...factories.entries()].map(([name, entry]) => ({
     name,
     description: entry.description,
     ...(entry.needsReference ? { needsReference: true } : {}),
+    ...(entry.needsRuns ? { needsRuns: true } : {}),
   }));
 }
 
 /** True when the method `name` compares a run with a passing run of the same task (`diverge`). */
 export const needsReference = (name: string): boolean =>
   factories.get(name)?.needsReference === true;
+
+/** True when the method `name` compares a run with other runs of its task (`spectrum`). */
+export const needsRuns = (name: string): boolean => factories.get(name)?.needsRuns === true;
 
 /** The method registered as `name`, or a UserError listing the valid names. */
 export function getMethod(name: string, options: MethodOptions = {}): AttributionMethod {

@@ -16,7 +16,9 @@ import { registerInspect } from './commands/inspect.js';
 import { registerOutcome } from './commands/outcome.js';
 import { registerProxy } from './commands/proxy.js';
 import { registerReplay } from './commands/replay.js';
+import { registerRerun } from './commands/rerun.js';
 import { registerServer } from './commands/server.js';
+import { registerSpectrum } from './commands/spectrum.js';
 import { registerTrain } from './commands/train.js';
 import { registerVerify } from './commands/verify.js';
 
@@ -41,6 +43,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
   registerAttribute(program, setExit);
   registerInspect(program, setExit);
   registerDiff(program, setExit);
+  registerSpectrum(program, setExit);
   registerConvert(program, setExit);
   registerTrain(program, setExit);
   registerEval(program, setExit);
@@ -49,6 +52,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
   registerOutcome(program, setExit);
   registerReplay(program, setExit);
   registerVerify(program, setExit);
+  registerRerun(program, setExit);
   registerInject(program, setExit);
   registerAdapt(program, setExit);
   return program;

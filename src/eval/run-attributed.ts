@@ -65,9 +65,14 @@ export async function evaluateAttributed(
 /**
  * What a trace's record is keyed by besides it: the method's settings, and for a method that
  * compares with a passing run (`diverge`) that run's content, so a changed reference is another
- * result.
+ * result; for one that compares many runs (`spectrum`) their contents and outcomes.
  */
 function settingsOf(run: MethodRun, item: SelectedTrace): string | undefined {
+  if (item.runs)
+    return settingsFingerprint({
+      settings: run.settings,
+      runs: item.runs.map((trace) => `${traceHash(trace)} ${trace.outcome}`).sort(),
+    });
   if (!item.reference) return run.settings;
   return settingsFingerprint({ settings: run.settings, reference: traceHash(item.reference) });
 }
@@ -87,6 +92,7 @@ async function attributeOne(
       useGroundTruth,
       ...(maxCalls ? { maxCalls } : {}),
       ...(item.reference ? { reference: item.reference } : {}),
+      ...(item.runs ? { runs: item.runs } : {}),
     })
     .catch((error: unknown) => {
       // A provider failure stops the run; the message says on which trace (the results

@@ -9,7 +9,7 @@ import { isLlmMethod, namesModes } from '../attribution/llm/catalog.js';
 import { loadOfflineModel } from '../attribution/offline/attribute/attributor.js';
 import { isLabelled } from '../attribution/offline/features/inputs.js';
 import { labelledModes } from '../attribution/offline/modes/mode-model.js';
-import { getMethod, needsReference } from '../attribution/registry.js';
+import { getMethod, needsReference, needsRuns } from '../attribution/registry.js';
 import { UserError } from '../errors.js';
 import { traceHash } from '../trace/hash.js';
 import type { Trace } from '../trace/model.js';
@@ -21,6 +21,7 @@ import type { EvalRecord, ResultStore } from './result-store.js';
 import { evaluateAttributed } from './run-attributed.js';
 import { evaluateHeldOut } from './run-held-out.js';
 import { resolveReferences } from './references.js';
+import { resolveSiblings } from './siblings.js';
 import { ProgressCounter } from './run-progress.js';
 import type { EvalOptions, EvalRunInfo, SelectedTrace } from './run-types.js';
 
@@ -44,6 +45,26 @@ function withReferences(
   if (kept.length === 0)
     throw new UserError(
       `the ${methodName} method compares each run with a passing run of the same task, and none of the ${selected.length} labelled runs names one found among the traces read (a run names it by id in its "reference" field, as faultline inject writes its runs); evaluate a folder that holds both, or leave ${methodName} out of --method`,
+    );
+  return kept;
+}
+
+/**
+ * The traces a method that compares many runs of a task can be scored on: the labelled runs with
+ * siblings in their task folder, each with them; an error when none has any.
+ */
+function withSiblings(
+  methodName: string,
+  selected: readonly SelectedTrace[],
+  siblings: ReadonlyMap<Trace, Trace[]>,
+): SelectedTrace[] {
+  const kept = selected.flatMap((item) => {
+    const runs = siblings.get(item.trace);
+    return runs ? [{ ...item, runs }] : [];
+  });
+  if (kept.length === 0)
+    throw new UserError(
+      `the ${methodName} method compares each failed run with other runs of its task, and none of the ${selected.length} labelled runs has any: put each task's runs in a folder of their own (ROOT/TASK/*.json: the labelled failed run and its repeats, each with its outcome; docs/EVAL.md), or leave ${methodName} out of --method`,
     );
   return kept;
 }
@@ -73,6 +94,7 @@ export async function runEvaluation(
     );
   const records: EvalRecord[] = [];
   const references = resolveReferences(traces);
+  const siblings = options.methods.some(needsRuns) ? resolveSiblings(traces) : new Map();
   // The held-out methods train on every labelled run (its steps, labels, question and system, by
   // which folds are drawn): their records hold for this set alone.
   const trainedOn = options.methods.some((name) => HELD_OUT_METHODS.includes(name))
@@ -105,6 +127,7 @@ export async function runEvaluation(
         : labelled;
       let selected: SelectedTrace[] = pool.map((trace) => ({ trace, key: keyOf.get(trace)! }));
       if (needsReference(methodName)) selected = withReferences(methodName, selected, references);
+      if (needsRuns(methodName)) selected = withSiblings(methodName, selected, siblings);
       if (methodName === 'offline' && !options.includeTrain) {
         const trained = new Set(loadOfflineModel(options.modelPath).training.traceHashes);
         const before = selected.length;

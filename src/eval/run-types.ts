@@ -41,6 +41,8 @@ export interface SelectedTrace {
   key: string;
   /** The passing run it names, for methods that compare with one (`diverge`). */
   reference?: Trace;
+  /** The other runs of its task, for methods that compare many runs (`spectrum`). */
+  runs?: readonly Trace[];
 }
 
 /** One method and setting being evaluated. */

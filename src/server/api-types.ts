@@ -39,7 +39,8 @@ export interface ErrorResponse {
 /** `GET /api/methods`. */
 export interface MethodsResponse {
   /** `needsReference`: the method compares with a passing run (diverge), so a run alone can't use it. */
-  methods: { name: string; description: string; needsReference?: boolean }[];
+  /** `needsRuns`: the method compares with other runs of the task (spectrum), so neither can. */
+  methods: { name: string; description: string; needsReference?: boolean; needsRuns?: boolean }[];
   providers: string[];
   formats: { name: string; description: string }[];
 }

@@ -291,7 +291,7 @@ describe('store on PostgreSQL: schema', () => {
       const { rows } = await sql<{
         version: number;
       }>`SELECT version FROM faultline_schema`.execute(db.queries);
-      assert.deepEqual(rows, [{ version: 3 }]);
+      assert.deepEqual(rows, [{ version: 4 }]);
       // The functions the first version emulated SQLite with are gone.
       const functions = await sql<{
         name: string;

@@ -67,6 +67,9 @@ const MIGRATIONS: string[] = [
      EXECUTE 'ALTER TABLE traces ALTER COLUMN trace_json SET COMPRESSION lz4';
    EXCEPTION WHEN OTHERS THEN NULL;
    END $$;`,
+  // The task a run is a run of (its declared task, else its task text's fingerprint), as sqlite.ts.
+  `ALTER TABLE runs ADD COLUMN task TEXT COLLATE "C";
+   CREATE INDEX runs_task ON runs (task, created_at);`,
 ];
 
 /** The advisory lock key migrations hold ("faultline" in ASCII, cut to 64 bits). */

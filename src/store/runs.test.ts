@@ -5,6 +5,8 @@ import type { Trace } from '../trace/model.js';
 import { openDatabase } from './database.js';
 import { Repository } from './repository.js';
 import { RunStore } from './runs.js';
+import { taskOf } from '../trace/task.js';
+import { tracesOfTask } from './task-runs.js';
 
 const run = (steps: string[], outcome: Trace['outcome'] = 'unknown') =>
   buildTrace({
@@ -48,4 +50,35 @@ test('an outcome set meanwhile survives the proxy rewriting the run', async () =
     ['run-1'],
   );
   await db.close();
+});
+
+test('runs are kept with their task, declared or fingerprinted, and found by it', async () => {
+  const db = await openDatabase(':memory:');
+  try {
+    const runs = new RunStore(db);
+    const run = (id: string, question: string, metadata: Record<string, unknown> = {}): Trace =>
+      buildTrace({
+        id,
+        format: 'proxy',
+        question,
+        outcome: 'failure',
+        steps: [{ speaker: 'Agent', content: `answer to ${question}` }],
+        metadata,
+      });
+    await runs.save(run('a', 'Price 3 widgets'));
+    await runs.save(run('b', 'Price 3  widgets'));
+    await runs.save(run('c', 'Price a gadget'));
+    await runs.save(run('d', 'anything', { task: 'nightly' }));
+    const fingerprint = taskOf(run('x', 'Price 3 widgets'))!;
+    assert.deepEqual(
+      (await tracesOfTask(db, fingerprint)).map((trace) => trace.id),
+      ['a', 'b'],
+    );
+    assert.deepEqual(
+      (await tracesOfTask(db, 'nightly')).map((trace) => trace.id),
+      ['d'],
+    );
+  } finally {
+    await db.close();
+  }
 });

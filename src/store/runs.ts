@@ -1,12 +1,13 @@
 /**
- * Runs recorded by `faultline proxy`, stored as traces so they appear on the page. A run grows as
- * its calls arrive, so it is stored by run id and rewritten in place (Repository.saveTrace keeps
- * one row per content and would add a row for every step). Its outcome, once a person or a check
- * says it, is kept beside the trace and survives the proxy rewriting the run. Saving a run is one
- * transaction (on PostgreSQL, on a client of its own while other statements go on).
+ * Runs recorded by `faultline proxy`, stored as traces so they appear on the page, by run id and
+ * rewritten in place as their calls arrive (Repository.saveTrace keeps one row per content). The
+ * outcome a person or a check gives is kept beside the trace and survives the rewriting, and so is
+ * the run's task (src/trace/task.ts). Saving is one transaction (on PostgreSQL, on a client of its
+ * own while other statements go on).
  */
 import { randomUUID } from 'node:crypto';
 import { sql, type QueryCreator } from 'kysely';
+import { taskOf } from '../trace/task.js';
 import { traceHash } from '../trace/hash.js';
 import type { Trace, TraceOutcome } from '../trace/model.js';
 import type { Db, Queries } from './database.js';
@@ -116,10 +117,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 export class RunStore {
   constructor(private readonly db: Db) {}
 
-  /**
-   * Stores a run's trace under its run id (the trace's id), inserting it the first time and
-   * rewriting it after. An outcome already stored wins over a trace that says none.
-   */
+  /** Stores a run's trace under its run id (the trace's id): inserted once, rewritten after. */
   save(trace: Trace, options: { file?: string; name?: string } = {}): Promise<RunRecord> {
     return this.db.queries.transaction().execute(async (transaction) => {
       const now = new Date().toISOString();
@@ -128,6 +126,8 @@ export class RunStore {
       const stored = outcome === trace.outcome ? trace : { ...trace, outcome };
       const json = JSON.stringify(stored);
       const labelsJson = stored.labels ? JSON.stringify(stored.labels) : null;
+      // An outcome already stored wins over a trace that says none; the task is the run's.
+      const columns = { outcome, task: taskOf(stored) ?? null };
       if (existing) {
         await transaction
           .updateTable('traces')
@@ -144,7 +144,7 @@ export class RunStore {
         await transaction
           .updateTable('runs')
           .set((builder) => ({
-            outcome,
+            ...columns,
             file: options.file ?? builder.ref('file'),
             updated_at: now,
           }))
@@ -171,7 +171,7 @@ export class RunStore {
             run_id: trace.id,
             trace_id: traceId,
             file: options.file ?? null,
-            outcome,
+            ...columns,
             created_at: now,
             updated_at: now,
           })

@@ -64,6 +64,10 @@ const MIGRATIONS: string[] = [
   // small column rather than have SQLite parse every stored trace (tens of MB each, at worst).
   `ALTER TABLE traces ADD COLUMN labels_json TEXT;
    UPDATE traces SET labels_json = json_extract(trace_json, '$.labels');`,
+  // The task a run is a run of (its declared task, else its task text's fingerprint), so that runs
+  // of one task are found together (spectrum analysis); runs stored before get it when next saved.
+  `ALTER TABLE runs ADD COLUMN task TEXT;
+   CREATE INDEX runs_task ON runs (task, created_at);`,
 ];
 
 /** Opens (creating if needed) the SQLite database at `file` and brings its schema up to date. */

@@ -49,6 +49,8 @@ export interface RunsTable {
   trace_id: string;
   file: string | null;
   outcome: string;
+  /** The run's task (src/trace/task.ts); null for runs stored before tasks were kept. */
+  task: string | null;
   created_at: string;
   updated_at: string;
 }

@@ -80,7 +80,7 @@ export function fillChoices(
   formatSelect: HTMLSelectElement,
   { methods, formats }: MethodsResponse,
 ): void {
-  for (const method of methods.filter((entry) => !entry.needsReference))
+  for (const method of methods.filter((entry) => !entry.needsReference && !entry.needsRuns))
     methodSelect.append(
       element('option', { value: method.name, title: method.description }, method.name),
     );

@@ -18,6 +18,9 @@ import { share, wholeNumber } from '../flag-values.js';
 import { addLlmOptions, llmOptionsOf, type LlmFlags } from '../llm-options.js';
 import { renderAttribution, renderBatchSummary } from '../render.js';
 import { loadOneRun } from './diff.js';
+import { COMBINED } from '../../attribution/spectrum/combined.js';
+import { NEEDS_RUNS } from '../../attribution/spectrum/method.js';
+import { readTaskRuns } from '../task-runs.js';
 
 interface AttributeFlags extends LlmFlags {
   method: string;
@@ -29,6 +32,7 @@ interface AttributeFlags extends LlmFlags {
   format?: string;
   concurrency: string;
   ref?: string;
+  runs?: string;
 }
 
 /** Registers `faultline attribute`. */
@@ -63,18 +67,24 @@ export function registerAttribute(program: Command, exit: (code: number) => void
     .option(
       '--ref <passed>',
       'a passing run of the same task, for --method diverge (the first step where each run departs from it)',
+    )
+    .option(
+      '--runs <folder>',
+      'other runs of the same task, passing and failing (a folder or file): the verdict combines the offline model, their spectrum and where the run parts from a passing one (--method combined, the default with --runs; or spectrum)',
     );
   addLlmOptions(command)
     .addHelpText(
       'after',
       '\nExamples:\n  faultline attribute examples/who-and-when-ag-58.json\n  faultline attribute ../runs/ --json > blame.jsonl\n  faultline attribute failed.json --method diverge --ref passed.json\n  curl -s $TRACE_URL | faultline attribute -\n  faultline attribute run.json --method all-at-once --model openai:gpt-4o\n  faultline attribute run.json --method binary-search --model openai-compatible:qwen2.5 --base-url http://127.0.0.1:8000/v1',
     )
-    .action(async (paths: string[], flags: AttributeFlags) => {
+    .action(async (paths: string[], flags: AttributeFlags, command: Command) => {
+      defaultToCombined(flags, command);
       const concurrency = wholeNumber(flags.concurrency, '--concurrency', 1);
       const llm = llmOptionsOf(flags);
       checkFlags(flags, llm);
       const reference =
         flags.ref === undefined ? undefined : await loadOneRun(flags.ref, flags.format);
+      const runs = await siblingRuns(flags);
       const minConfidence =
         flags.minConfidence === undefined
           ? undefined
@@ -104,6 +114,7 @@ export function registerAttribute(program: Command, exit: (code: number) => void
                       useGroundTruth: flags.groundTruth,
                       ...(llm.maxCalls ? { maxCalls: llm.maxCalls } : {}),
                       ...(reference ? { reference } : {}),
+                      ...(runs ? { runs } : {}),
                     }),
                     minConfidence,
                   ),
@@ -126,6 +137,22 @@ export function registerAttribute(program: Command, exit: (code: number) => void
     });
 }
 
+/** With other runs of the task (--runs), the default verdict is the one that weighs them. */
+function defaultToCombined(flags: AttributeFlags, command: Command): void {
+  if (flags.runs !== undefined && command.getOptionValueSource('method') === 'default')
+    flags.method = COMBINED;
+}
+
+/** The other runs of the task that --runs names (all of them taken as one task's runs). */
+async function siblingRuns(flags: AttributeFlags): Promise<Trace[] | undefined> {
+  if (flags.runs === undefined) return undefined;
+  const read = await readTaskRuns([flags.runs], {
+    oneTask: true,
+    ...(flags.format ? { format: flags.format } : {}),
+  });
+  return read.runs;
+}
+
 /** --model and --prompts need an LLM method, --ref a method that compares with a passing run. */
 function checkFlags(flags: AttributeFlags, llm: LlmOptions): void {
   if (flags.model && !isLlmMethod(flags.method))
@@ -140,6 +167,14 @@ function checkFlags(flags: AttributeFlags, llm: LlmOptions): void {
     (method) => method.name === flags.method && method.needsReference,
   );
   if (needsReference && flags.ref === undefined) throw new UserError(NEEDS_REFERENCE);
+  const needsRuns = listMethods().some(
+    (method) => method.name === flags.method && method.needsRuns,
+  );
+  if (needsRuns && flags.runs === undefined) throw new UserError(NEEDS_RUNS);
+  if (!needsRuns && flags.runs !== undefined)
+    throw new UserError(
+      `--runs gives the other runs of the task that --method combined and spectrum compare with, and --method ${flags.method} compares with none; drop --method, or drop --runs`,
+    );
   if (!needsReference && flags.ref !== undefined)
     throw new UserError(
       `--ref names the passing run that --method diverge compares with, and --method ${flags.method} compares with none; add --method diverge, or drop --ref`,

@@ -14,7 +14,13 @@ import {
   upstreamUrl,
 } from './forward.js';
 import { headerValue } from './guard.js';
-import { AGENT_HEADER, RUN_HEADER, RunClock, TRACEPARENT_HEADER } from '../record/identify.js';
+import {
+  AGENT_HEADER,
+  RUN_HEADER,
+  RunClock,
+  TASK_HEADER,
+  TRACEPARENT_HEADER,
+} from '../record/identify.js';
 import { sendJson } from './http.js';
 import { injectReply } from './inject.js';
 import { addsLogprobs, withLogprobs } from './logprobs.js';
@@ -64,6 +70,8 @@ async function openCall(context: ProxyContext, incoming: IncomingCall): Promise<
   let agent: string;
   try {
     builder = await options.recorder.run(runId);
+    const task = headerValue(request.headers[TASK_HEADER]);
+    if (task) builder.task = task;
     const found = builder.agents.identify(headerValue(request.headers[AGENT_HEADER]), view);
     agent = found.agent;
     call = builder.begin({ agent, agentSource: found.source, api: api.name, request: view });

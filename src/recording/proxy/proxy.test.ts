@@ -336,7 +336,11 @@ describe('calls become the steps of runs', () => {
       apiKey: 'sk-test',
       maxRetries: 0,
     });
-    const headers = { 'x-faultline-run': 'tools', 'x-faultline-agent': 'forecaster' };
+    const headers = {
+      'x-faultline-run': 'tools',
+      'x-faultline-agent': 'forecaster',
+      'x-faultline-task': 'weather-oslo',
+    };
     const first = await client.chat.completions.create(
       { model: 'scripted', messages: [{ role: 'user', content: 'Weather in Oslo?' }] },
       { headers },
@@ -364,6 +368,7 @@ describe('calls become the steps of runs', () => {
       ],
     );
     assert.equal(trace.steps[1]!.toolResults?.[0]?.id, 'call_7');
+    assert.equal(trace.metadata.task, 'weather-oslo');
   });
 
   test('calls without a run header are split into runs by idle gaps', async () => {

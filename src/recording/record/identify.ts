@@ -30,6 +30,9 @@ export const RUN_HEADER = 'x-faultline-run';
 /** The W3C trace context header (`00-<trace id>-<span id>-<flags>`). */
 export const TRACEPARENT_HEADER = 'traceparent';
 
+/** The header that names the task a call's run is a run of (runs of one task are compared). */
+export const TASK_HEADER = 'x-faultline-task';
+
 /** Where an agent's name came from. */
 export type AgentSource =
   'header' | 'body' | 'known-prompt' | 'handoff' | 'history-name' | 'system-prompt' | 'fingerprint';

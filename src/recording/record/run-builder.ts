@@ -57,6 +57,8 @@ export interface RunOptions {
   /** Where calls are forwarded (scheme, host and path only: no credentials). */
   upstream?: string;
   replay?: ReplayOrigin;
+  /** The task the run is a run of (`metadata.task`, src/trace/task.ts): `faultline rerun --task`. */
+  task?: string;
 }
 
 /** Key of a tool output: the call it answers, else its text. */
@@ -85,6 +87,8 @@ export class RunBuilder {
   readonly agents = new AgentBook();
   private calls = 0;
   private question: string | undefined;
+  /** The run's task (the `x-faultline-task` header), else the one the options give. */
+  task: string | undefined;
   private startedAt: string;
   /** The run's outcome, once someone says it. */
   outcome: TraceOutcome = 'unknown';
@@ -101,7 +105,9 @@ export class RunBuilder {
   /** Continues a run from the trace recorded of it so far (a proxy restarted mid-run). */
   static resume(trace: Trace, options: RunOptions = {}): RunBuilder {
     const recording = recordingOf(trace);
+    const task = typeof trace.metadata.task === 'string' ? trace.metadata.task : undefined;
     const builder = new RunBuilder(trace.id, {
+      ...(task ? { task } : {}),
       ...options,
       ...(recording?.upstream && !options.upstream ? { upstream: recording.upstream } : {}),
     });
@@ -261,6 +267,7 @@ export class RunBuilder {
       ...(this.question ? { question: this.question } : {}),
       steps,
       metadata: {
+        ...((this.task ?? this.options.task) ? { task: this.task ?? this.options.task } : {}),
         recording: {
           version: RECORDING_VERSION,
           run: this.id,

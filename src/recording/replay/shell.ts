@@ -23,6 +23,8 @@ export interface ShellOptions {
   output: 'stderr' | 'kept';
   /** Called when it runs past `timeoutMs`, before it is stopped. */
   onTimeout?: () => void;
+  /** Stops the command and everything it started when aborted (Ctrl-C in `faultline rerun`). */
+  signal?: AbortSignal;
 }
 
 /** Runs a shell command; resolves with its exit code (null: stopped) and its kept output. */
@@ -63,6 +65,8 @@ export function runShell(
       options.onTimeout?.();
       stopGroup();
     }, options.timeoutMs);
+    if (options.signal?.aborted) stopGroup();
+    options.signal?.addEventListener('abort', stopGroup, { once: true });
     child.once('error', (error) => {
       clearTimeout(timer);
       reject(new UserError(`${name} could not start: ${error.message}`));
@@ -74,6 +78,7 @@ export function runShell(
     });
     child.once('close', (code) => {
       clearTimeout(timer);
+      options.signal?.removeEventListener('abort', stopGroup);
       resolve({ code, output });
     });
   });

@@ -3,6 +3,7 @@
  * or as Phoenix's REST `GET /v1/projects/{p}/spans` answer. Kinds come from
  * `openinference.span.kind`; LLM messages are flattened as `llm.output_messages.{i}.message.*`.
  */
+import { taskFromSpans } from '../task.js';
 import { buildTrace } from '../build-trace.js';
 import { argumentsText, isObject, parseJsonOr, textOf, type TraceFormat } from '../format.js';
 import { callsText } from '../step-text.js';
@@ -228,6 +229,7 @@ export const openInferenceFormat: TraceFormat = {
     const steps = withQuestionStep(question, fromSpans);
     requireSteps(steps, context.file, NAME, 'spans');
     const note = noAgentNote(fromSpans);
+    const declaredTask = taskFromSpans(spans);
     return [
       buildTrace({
         id: root?.traceId || context.id,
@@ -243,6 +245,7 @@ export const openInferenceFormat: TraceFormat = {
           ...note,
           ...(marked ? { outcomeMarked: true } : {}),
           ...(session ? { session } : {}),
+          ...(declaredTask ? { task: declaredTask } : {}),
         },
       }),
     ];

@@ -7,6 +7,7 @@
  * of its `gen_ai.choice` events or of its output messages (src/trace/logprobs.ts reads the shapes).
  */
 import { TraceFormatError } from '../../errors.js';
+import { taskFromSpans } from '../task.js';
 import { buildTrace } from '../build-trace.js';
 import { parseJsonOr, argumentsText, isObject, textOf, type TraceFormat } from '../format.js';
 import { readLogprobs, readLogprobsOfParts } from '../logprobs.js';
@@ -215,8 +216,12 @@ export const otelFormat: TraceFormat = {
           ...(conversation ? { conversationId: conversation } : {}),
           ...(marked ? { outcomeMarked: true } : {}),
           ...(session ? { session } : {}),
+          ...withTask(taskFromSpans(spans)),
         },
       }),
     ];
   },
 };
+
+/** The metadata entry of a task the spans name. */
+const withTask = (task: string | undefined) => (task ? { task } : {});

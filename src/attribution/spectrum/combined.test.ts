@@ -1,0 +1,35 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { pricingRuns } from './__fixtures__/runs.js';
+import { createCombinedMethod } from './combined.js';
+import { spectrumMethod } from './method.js';
+
+describe('combined verdict', () => {
+  it('names the step the spectrum and the divergence point to, and says what it rests on', async () => {
+    const runs = pricingRuns(6, 2, 5);
+    const result = await createCombinedMethod().attribute(runs[0]!, { runs });
+    assert.equal(result.method, 'combined');
+    assert.deepEqual([result.agent, result.step], ['Researcher', 2]);
+    assert.match(
+      result.reason,
+      /the spectrum puts it first \(in 6 of 8 failing runs and 0 of 5 passing\)/,
+    );
+    assert.match(result.reason, /the run first parts from a passing run there/);
+    assert.equal(result.spectrum?.runs.failing, 8);
+  });
+
+  it('refuses a run without other runs of its task, as spectrum does', async () => {
+    const [run] = pricingRuns(1, 0, 0);
+    await assert.rejects(createCombinedMethod().attribute(run!, {}), /--runs/);
+    await assert.rejects(spectrumMethod.attribute(run!, { runs: [] }), /--runs/);
+  });
+
+  it('counts the siblings as failing when none says how it ended, and says so', async () => {
+    const runs = pricingRuns(3, 0, 0).map((run, index) =>
+      index === 0 ? run : { ...run, outcome: 'unknown' as const },
+    );
+    const result = await spectrumMethod.attribute(runs[0]!, { runs });
+    assert.equal(result.spectrum?.runs.failing, 3);
+    assert.match(result.spectrum.notes[0]!, /all were counted as failing/);
+  });
+});

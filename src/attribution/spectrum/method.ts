@@ -1,0 +1,82 @@
+/**
+ * The `spectrum` method: names the agent and step of a failed run from the other runs of its task
+ * (`AttributeOptions.runs`): the step of the failed run that carries the most suspicious unit
+ * (rank.ts). The run attributed counts as failing whatever its file says, since it is attributed.
+ */
+import { UserError } from '../../errors.js';
+import type { Trace } from '../../trace/model.js';
+import { NO_USAGE, type Attribution, type AttributionMethod } from '../method.js';
+import { analyseSpectrum, countsText, type SpectrumOptions } from './rank.js';
+import { summariseSpectrum } from './summary.js';
+
+/** The registry name. */
+export const SPECTRUM = 'spectrum';
+
+/** The message for a call without other runs of the task. */
+export const NEEDS_RUNS =
+  'the spectrum method compares the failed run with other runs of the same task: give them with --runs FOLDER (faultline rerun records them)';
+
+/**
+ * The run list the analysis reads: the siblings (the run itself left out), then the run. When no
+ * sibling says how it ended, they are counted as failing, as FAMAS counts the repeats of a failed
+ * task that its checker did not pass (`assumed` says so).
+ */
+export function runsWith(
+  trace: Trace,
+  runs: readonly Trace[],
+): { runs: Trace[]; failed: Trace; assumed: boolean } {
+  const failed: Trace = trace.outcome === 'failure' ? trace : { ...trace, outcome: 'failure' };
+  let others = runs.filter(
+    (run) => run !== trace && !(run.id === trace.id && run.source === trace.source),
+  );
+  const assumed = others.length > 0 && others.every((run) => run.outcome === 'unknown');
+  if (assumed) others = others.map((run) => ({ ...run, outcome: 'failure' as const }));
+  return { runs: [...others, failed], failed, assumed };
+}
+
+/** Creates the `spectrum` method with the given analysis settings. */
+export function createSpectrumMethod(
+  settings: Omit<SpectrumOptions, 'failed'> = {},
+): AttributionMethod {
+  return {
+    name: SPECTRUM,
+    description:
+      'spectrum analysis (FAMAS): the units of the run that recur in failing runs of its task and not in passing ones (needs --runs)',
+    async attribute(trace, options = {}) {
+      if (!options.runs || options.runs.length === 0) throw new UserError(NEEDS_RUNS);
+      const { runs, failed, assumed } = runsWith(trace, options.runs);
+      const result = analyseSpectrum(runs, { ...settings, failed });
+      if (assumed)
+        result.notes.unshift(
+          'no other run of the task says how it ended: all were counted as failing',
+        );
+      const spectrum = summariseSpectrum(result);
+      const top = result.failed.steps[0];
+      if (!top || !result.verdict)
+        return {
+          agent: null,
+          step: null,
+          reason: `No step to blame: ${result.notes.join('; ')}.`,
+          method: SPECTRUM,
+          spectrum,
+          usage: { ...NO_USAGE },
+        } satisfies Attribution;
+      const caveat = result.conclusive ? '' : ` Caveat: ${result.notes.join('; ')}.`;
+      return {
+        agent: top.agent,
+        step: top.step,
+        reason: `Step ${top.step} (${top.agent}) carries the unit "${top.unit}", ${countsText(top, result.runs)} (${result.formula} ${top.score.toFixed(3)}).${caveat}`,
+        method: SPECTRUM,
+        candidates: result.failed.steps
+          .slice(1, 6)
+          .map((step) => ({ step: step.step, agent: step.agent, score: step.score })),
+        spectrum,
+        ...(result.conclusive ? {} : { warnings: result.notes }),
+        usage: { ...NO_USAGE },
+      } satisfies Attribution;
+    },
+  };
+}
+
+/** The `spectrum` method with FAMAS's defaults. */
+export const spectrumMethod = createSpectrumMethod();

@@ -1,0 +1,143 @@
+/** `faultline spectrum`, run as a user runs it, over runs written to a temporary folder. */
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { promisify } from 'node:util';
+import {
+  asWhoAndWhen,
+  pricingRun,
+  pricingRuns,
+} from '../attribution/spectrum/__fixtures__/runs.js';
+import { ROOT } from '../../test/paths.js';
+import { databaseLocation } from '../config.js';
+import { openDatabase } from '../store/database.js';
+import { RunStore } from '../store/runs.js';
+
+const run = promisify(execFile);
+const CLI = join(ROOT, 'src/cli/index.ts');
+
+async function faultline(
+  ...args: string[]
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', CLI, ...args], {
+      cwd: ROOT,
+      env: { ...process.env, NO_COLOR: '1' },
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failure = error as { code: number; stdout: string; stderr: string };
+    return { code: failure.code, stdout: failure.stdout, stderr: failure.stderr };
+  }
+}
+
+/** Writes runs as canonical JSON; without outcome in the file, under passed/ or failed/. */
+function writeRuns(byFolder: boolean): string {
+  const folder = join(process.env.FAULTLINE_HOME!, `runs-${byFolder ? 'folders' : 'flat'}`);
+  for (const trace of pricingRuns(6, 2, 5)) {
+    const sub = byFolder ? join(folder, trace.outcome === 'success' ? 'passed' : 'failed') : folder;
+    mkdirSync(sub, { recursive: true });
+    const written = byFolder ? { ...trace, outcome: undefined } : trace;
+    writeFileSync(join(sub, `${trace.id}.json`), JSON.stringify(written));
+  }
+  return folder;
+}
+
+describe('faultline spectrum', () => {
+  it('ranks the units, names the failed run’s suspicious step with its counts', async () => {
+    const folder = writeRuns(false);
+    const { code, stdout, stderr } = await faultline('spectrum', folder);
+    assert.equal(code, 0, stderr);
+    assert.match(stdout, /^task task-[0-9a-f]{12}: 8 failing, 5 passing \(kulczynski2\)/);
+    assert.match(
+      stdout,
+      /units \(most suspicious first\)\n.*\n\s+[\d.]+\s+6\/8\s+0\/5\s+Researcher · report/,
+    );
+    // the last failing run read is run-7, an analyst's mistake
+    assert.match(
+      stdout,
+      /failed run .*run-7\.json\n {2}step 3 {2}Analyst .*in 2 of 8 failing runs and 0 of 5 passing/,
+    );
+    assert.match(stdout, /verdict Analyst at step 3/);
+    const chosen = await faultline(
+      'spectrum',
+      folder,
+      '--failed',
+      'run-0',
+      '--json',
+      '--formula',
+      'ochiai',
+    );
+    const result = JSON.parse(chosen.stdout) as {
+      verdict: unknown;
+      formula: string;
+      conclusive: boolean;
+    };
+    assert.deepEqual(result.verdict, { agent: 'Researcher', step: 2 });
+    assert.equal(result.formula, 'ochiai');
+    assert.equal(result.conclusive, true);
+  });
+
+  it('reads outcomes from passed/ and failed/ folders, and lists tasks when runs mix them', async () => {
+    const folder = writeRuns(true);
+    const { code, stdout } = await faultline('spectrum', folder);
+    assert.equal(code, 0);
+    assert.match(stdout, /8 failing, 5 passing/);
+    const mixed = await faultline(
+      'spectrum',
+      folder,
+      join(ROOT, 'examples/who-and-when-ag-58.json'),
+    );
+    assert.equal(mixed.code, 2);
+    assert.match(
+      mixed.stderr,
+      /are of 2 tasks \(task-[0-9a-f]{12} \(13 runs\), task-[0-9a-f]{12} \(1 run\)\); pick one with --task ID/,
+    );
+  });
+
+  it('is evaluated with eval --method spectrum over task folders of Who&When runs', async () => {
+    const root = join(process.env.FAULTLINE_HOME!, 'tasks');
+    const faults = ['researcher', 'researcher', 'researcher', 'analyst', 'none', 'none'] as const;
+    for (const item of ['widget', 'gadget', 'gizmo']) {
+      mkdirSync(join(root, item), { recursive: true });
+      faults.forEach((fault, index) => {
+        const labels = index === 0 ? { agent: 'Researcher', step: 2 } : undefined;
+        const record = asWhoAndWhen(pricingRun(index, fault, item), labels);
+        writeFileSync(join(root, item, `${index}.json`), JSON.stringify(record));
+      });
+    }
+    const { code, stdout, stderr } = await faultline(
+      'eval',
+      root,
+      '--method',
+      'spectrum,first-agent',
+    );
+    assert.equal(code, 0, stderr);
+    assert.match(
+      stdout,
+      /\| spectrum \(with GT\) \| Algorithm-Generated \| 3 \| 100\.0% \[100\.0, 100\.0\] \| 100\.0%/,
+    );
+    assert.match(stdout, /\| first-agent \(with GT\) \| Algorithm-Generated \| 3 \| 0\.0%/);
+    assert.match(stdout, /15 trace\(s\) without agent and step labels were skipped/);
+  });
+
+  it('reads the runs of a task from the store', async () => {
+    const db = await openDatabase(databaseLocation());
+    try {
+      const store = new RunStore(db);
+      for (const trace of pricingRuns(4, 0, 3))
+        await store.save({ ...trace, id: `stored-${trace.id}`, metadata: { task: 'nightly' } });
+    } finally {
+      await db.close();
+    }
+    const { code, stdout, stderr } = await faultline('spectrum', '--task', 'nightly');
+    assert.equal(code, 0, stderr);
+    assert.match(stdout, /^task nightly: 4 failing, 3 passing/);
+    assert.match(stdout, /verdict Researcher at step 2/);
+    const none = await faultline('spectrum', '--task', 'weekly');
+    assert.equal(none.code, 2);
+    assert.match(none.stderr, /the store holds no run of task weekly/);
+  });
+});
