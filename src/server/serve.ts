@@ -137,13 +137,8 @@ export async function startServer(
   const databaseFile = databaseLocation(options.home, options.databaseUrl);
   const db = await openDatabase(databaseFile, { log });
   const repository = new Repository(db);
-  const jobs = new JobPool({
-    databaseFile,
-    repository,
-    log,
-    ...(options.workers !== undefined ? { workers: options.workers } : {}),
-    ...(options.jobDeadlineMs !== undefined ? { jobDeadlineMs: options.jobDeadlineMs } : {}),
-  });
+  const { workers, jobDeadlineMs } = options;
+  const jobs = new JobPool({ databaseFile, repository, log, workers, jobDeadlineMs });
   const live = createLiveIngest(jobs, log, {
     ...options.live,
     ...(options.live?.llm

@@ -22,7 +22,7 @@ export interface Fixture {
 /** Every JSON and JSON Lines format fixture (the SQLite ones are bytes no mutation here fits). */
 export function loadFixtures(): Fixture[] {
   return readdirSync(FIXTURES)
-    .filter((name) => /\.jsonl?$/.test(name))
+    .filter((name) => /\.jsonl?$/.test(name) && !name.endsWith('.golden.json'))
     .sort()
     .map((name) => {
       const text = readFileSync(join(FIXTURES, name), 'utf8').replace(/^\uFEFF/, '');
@@ -107,14 +107,24 @@ export function hostileCases(fixtures: readonly Fixture[]): fc.Arbitrary<Hostile
   });
 }
 
+/** Largest file a case writes: changes compound (an array of copies of a huge string), and past
+ * this they say nothing more of the code, only of the machine's memory. */
+const MAX_FILE_CHARACTERS = 20_000_000;
+
 type Container = Record<string, unknown> | unknown[];
 
-/** Every container in a value, with each of its keys: the places a mutation can change. */
+/**
+ * Every container in a value, with each of its keys: the places a mutation can change. A long
+ * array repeats one node, so a container is visited once however often it is referred to.
+ */
 function places(root: Container): [Container, string | number][] {
   const out: [Container, string | number][] = [];
   const stack: Container[] = [root];
+  const seen = new Set<Container>();
   while (stack.length > 0) {
     const node = stack.pop()!;
+    if (seen.has(node)) continue;
+    seen.add(node);
     const keys: (string | number)[] = Array.isArray(node)
       ? node.map((_, i) => i)
       : Object.keys(node);
@@ -161,26 +171,42 @@ function applyMutation(root: Container, change: Mutation): void {
       target[key] = value;
       return;
     }
-    case 'long-array':
-      target[key] = Array.from({ length: change.length }, () => target[key] ?? null);
+    case 'long-array': {
+      // Copies of one node, as many as keep the value within MAX_FILE_CHARACTERS when written.
+      const size = (JSON.stringify(target[key]) ?? 'null').length + 1;
+      const length = Math.min(change.length, Math.floor(MAX_FILE_CHARACTERS / size));
+      target[key] = Array.from({ length }, () => target[key] ?? null);
       return;
+    }
   }
 }
 
-/** The file a case makes: its name (the fixture's) and bytes. */
+/** The fixture with the first `count` changes made, as text; undefined when it grows too large. */
+function changedText(fixture: Fixture, changes: readonly Mutation[]): string | undefined {
+  const holder = [structuredClone(fixture.value) as Container];
+  for (const change of changes) applyMutation(holder, change);
+  const changed = holder[0];
+  try {
+    const text =
+      fixture.lines && Array.isArray(changed)
+        ? changed.map((record) => JSON.stringify(record)).join('\n')
+        : (JSON.stringify(changed) ?? 'null');
+    return text.length <= MAX_FILE_CHARACTERS ? text : undefined;
+  } catch {
+    return undefined; // longer than a string can be
+  }
+}
+
+/** The file a case makes: its name (the fixture's) and bytes. As many of its changes as fit. */
 export function hostileFile(
   fixtures: readonly Fixture[],
   test: HostileCase,
 ): { name: string; bytes: Uint8Array } {
   const fixture = fixtures[test.fixture]!;
-  const value = structuredClone(fixture.value) as Container;
-  const holder = [value];
-  for (const change of test.mutations) applyMutation(holder, change);
-  const changed = holder[0];
-  const text =
-    fixture.lines && Array.isArray(changed)
-      ? changed.map((record) => JSON.stringify(record)).join('\n')
-      : (JSON.stringify(changed) ?? 'null');
+  let text: string | undefined;
+  for (let count = test.mutations.length; text === undefined && count >= 0; count -= 1)
+    text = changedText(fixture, test.mutations.slice(0, count));
+  if (text === undefined) throw new Error(`${fixture.name} does not fit even unchanged`);
   const utf8 = Buffer.from(text, 'utf8');
   const bytes = ((): Buffer => {
     switch (test.encoding) {
