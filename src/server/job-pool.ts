@@ -250,9 +250,12 @@ export class JobPool {
             ? busy('the server is shutting down')
             : slot.stoppedBecause === 'deadline'
               ? stoppedForDeadline()
-              : new HTTPException(500, {
-                  message: `the job's worker stopped (exit code ${code}); see the server log`,
-                }),
+              : !slot.ready
+                ? // It never opened its database (a store that is down): the job can be sent again.
+                  busy('no job worker could start (see the server log); try again in a moment')
+                : new HTTPException(500, {
+                    message: `the job's worker stopped (exit code ${code}); see the server log`,
+                  }),
         );
       slot.running.clear();
       const index = this.slots.indexOf(slot);
