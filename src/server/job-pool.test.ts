@@ -145,6 +145,7 @@ describe('job pool under a job that runs long', () => {
       repository: new Repository(db),
       workers: 1,
       jobDeadlineMs: 300,
+      spareAfterMs: 0,
       log: (line) => logged.push(line),
     });
     const example = new Uint8Array(await readFile(join(ROOT, 'examples/who-and-when-hc-6.json')));
