@@ -1,5 +1,5 @@
 /**
- * What a job past its deadline is answered with. A job is stopped when it runs longer than any
+ * What a job past its deadline is answered with, and the 503 of a job that may be sent again. A job is stopped when it runs longer than any
  * real trace needs (a hostile file built to make a parser crawl, a pathological run), so that one
  * input never holds a worker, and the answer names what was stopped and what to do.
  */
@@ -39,14 +39,16 @@ export function deadlineError(job: Job, deadlineMs: number): HTTPException {
   });
 }
 
-/** The answer to a job whose worker was stopped because another job on it ran past its deadline. */
-export function stoppedForDeadline(): HTTPException {
+/** A 503 answer with Retry-After: the job may be sent again in a moment. */
+export function busy(message: string): HTTPException {
   return new HTTPException(503, {
-    res: new Response(
-      JSON.stringify({
-        error: 'another job on the same worker ran past its deadline and was stopped; try again',
-      }),
-      { status: 503, headers: { 'content-type': 'application/json', 'retry-after': '1' } },
-    ),
+    res: new Response(JSON.stringify({ error: message }), {
+      status: 503,
+      headers: { 'content-type': 'application/json', 'retry-after': '1' },
+    }),
   });
 }
+
+/** The answer to a job whose worker was stopped because another job on it ran past its deadline. */
+export const stoppedForDeadline = () =>
+  busy('another job on the same worker ran past its deadline and was stopped; try again');

@@ -15,7 +15,12 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { Repository } from '../store/repository.js';
 import type { ErrorAnswer } from './http-errors.js';
-import { deadlineError, DEFAULT_JOB_DEADLINE_MS, stoppedForDeadline } from './job-deadline.js';
+import {
+  busy,
+  deadlineError,
+  DEFAULT_JOB_DEADLINE_MS,
+  stoppedForDeadline,
+} from './job-deadline.js';
 import { runJob, type Job, type JobResults } from './jobs.js';
 
 /** A job as posted to a worker. */
@@ -93,12 +98,8 @@ interface Slot {
 
 /** Workers started beside the usual ones while every one is held by a long job. */
 const SPARE_WORKERS = 2;
-/**
- * How long a worker's oldest job must have run before a job goes to a spare instead: a burst of
- * short jobs queues on the workers, and a job that holds a worker does not hold the next one. A
- * second was too short: under OTLP ingest at 5,000 spans/s spares started, and SQLite's writers
- * then locked each other out (9,000 of 30,000 runs not stored in `bench/otlp.ts`).
- */
+// How long a worker's oldest job has run before a spare starts. At 1 s, OTLP ingest at 5,000 spans/s
+// started spares, and SQLite's writers locked each other out (9,000 of 30,000 runs not stored).
 const SPARE_AFTER_MS = 5000;
 /** How long a spare worker waits idle for another job before it is stopped. */
 const SPARE_IDLE_MS = 30_000;
@@ -295,14 +296,4 @@ export class JobPool {
     });
     return slot;
   }
-}
-
-/** A 503 answer with Retry-After. */
-function busy(message: string): HTTPException {
-  return new HTTPException(503, {
-    res: new Response(JSON.stringify({ error: message }), {
-      status: 503,
-      headers: { 'content-type': 'application/json', 'retry-after': '1' },
-    }),
-  });
 }
