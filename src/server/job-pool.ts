@@ -74,7 +74,7 @@ function startWorker(databaseFile: string): Worker {
 interface Pending {
   resolve: (value: JobResults[Job['kind']]) => void;
   reject: (error: unknown) => void;
-  /** When it was posted. */
+  /** When its worker was ready to run it (Infinity while the worker starts). */
   since: number;
 }
 
@@ -101,8 +101,7 @@ const SPARE_WORKERS = 2;
 // How long a worker's oldest job has run before a spare starts. At 1 s, OTLP ingest at 5,000 spans/s
 // started spares, and SQLite's writers locked each other out (9,000 of 30,000 runs not stored).
 const SPARE_AFTER_MS = 5000;
-/** How long a spare worker waits idle for another job before it is stopped. */
-const SPARE_IDLE_MS = 30_000;
+const SPARE_IDLE_MS = 30_000; // how long a spare waits idle for another job before it stops
 
 /** The pool. */
 export class JobPool {
@@ -181,7 +180,9 @@ export class JobPool {
       // loop no message can interrupt) is stopped; the worker's other jobs are refused to retry.
       let deadline: NodeJS.Timeout | undefined;
       const arm = () => {
-        if (!slot.running.has(id)) return;
+        const pending = slot.running.get(id);
+        if (!pending) return;
+        pending.since = Date.now();
         deadline = setTimeout(() => {
           if (!slot.running.has(id)) return;
           slot.running.delete(id);
@@ -200,7 +201,7 @@ export class JobPool {
           done(value);
           this.retireWhenIdle(slot);
         };
-      slot.running.set(id, { resolve: settle(resolve), reject: settle(reject), since: Date.now() });
+      slot.running.set(id, { resolve: settle(resolve), reject: settle(reject), since: Infinity });
       if (slot.ready) arm();
       else slot.onReady.push(arm);
       // An upload's bytes move to the worker rather than being copied (when they fill their
