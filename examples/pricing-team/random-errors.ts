@@ -5,6 +5,7 @@
  * draw whatever the order in which concurrent runs reach it: the counts over N runs depend on the
  * seed alone.
  */
+import { seededRandom } from '../../src/eval/metrics.js';
 
 /** How often each agent errs, and the seed. */
 export interface ErrorRates {
@@ -21,22 +22,10 @@ export interface RandomErrors {
   analystErrs(): boolean;
 }
 
-/** mulberry32: a small seeded generator of numbers in [0, 1). */
-function generator(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let value = state;
-    value = Math.imul(value ^ (value >>> 15), value | 1);
-    value ^= value + Math.imul(value ^ (value >>> 7), value | 61);
-    return ((value ^ (value >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
 /** The seeded draws of `rates`. */
 export function randomErrors(rates: ErrorRates): RandomErrors {
-  const researcher = generator(rates.seed * 2 + 1);
-  const analyst = generator(rates.seed * 2 + 2);
+  const researcher = seededRandom(rates.seed * 2 + 1);
+  const analyst = seededRandom(rates.seed * 2 + 2);
   return {
     researcherErrs: () => researcher() < (rates.researcher ?? 0.5),
     analystErrs: () => analyst() < (rates.analyst ?? 0.25),

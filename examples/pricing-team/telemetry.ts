@@ -9,6 +9,7 @@
 import { context, trace, type Span } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { BatchSpanProcessor, NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
+import { EXPECTED_TOTAL } from './tools.js';
 
 /** Starts tracing for this process; `shutdown()` flushes what is left. */
 export function startTelemetry(): NodeTracerProvider {
@@ -30,4 +31,20 @@ export async function inRootSpan<Value>(
   } finally {
     span.end();
   }
+}
+
+/**
+ * One run of the team (`run` returns its final answer) inside the app's root span; with
+ * `selfCheck` the span says how the run ended, as an app that checks its answer would.
+ */
+export function inCheckedRootSpan(run: () => Promise<string>, selfCheck: boolean): Promise<string> {
+  return inRootSpan('pricing-team', async (root) => {
+    const said = await run();
+    if (selfCheck)
+      root.setAttribute(
+        'faultline.outcome',
+        said.includes(`TOTAL: ${EXPECTED_TOTAL} USD`) ? 'passed' : 'failed',
+      );
+    return said;
+  });
 }
