@@ -3,6 +3,7 @@
  * from the format fixtures, each checked against the promise (test/fuzz/promise.ts). `npm run
  * fuzz` runs 10,000. A failure prints fast-check's seed and path: FUZZ_SEED and FUZZ_PATH replay it.
  */
+import './fuzz/no-color.js';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';

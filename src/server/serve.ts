@@ -11,6 +11,7 @@ import { Repository } from '../store/repository.js';
 import { createApp } from './app.js';
 import { isLoopback, isWildcard } from './auth.js';
 import { JobPool } from './job-pool.js';
+import type { LiveIngest } from '../live/ingest.js';
 import { createLiveIngest, rereadAtStart, type LiveSettings } from './live.js';
 import { otlpApp } from './otlp-routes.js';
 import { clearState, logFile, writeState, type ServerState } from './state.js';
@@ -105,6 +106,19 @@ function hostsOf(options: ServeOptions): { publicHosts: string[]; anyHost: boole
     publicHosts,
     anyHost: Boolean(options.token) && isWildcard(options.host) && publicHosts.length === 0,
   };
+}
+
+/** How long a shutdown waits for live runs to be stored (`faultline stop` waits 30 s). */
+const SHUTDOWN_FLUSH_MS = 20_000;
+
+/** Stores the live runs still waiting, for SHUTDOWN_FLUSH_MS at most. */
+async function flushLive(live: LiveIngest, log: (line: string) => void): Promise<void> {
+  const flushed = await Promise.race([
+    live.close({ flush: true }).then(() => true),
+    new Promise<false>((resolve) => setTimeout(resolve, SHUTDOWN_FLUSH_MS, false).unref()),
+  ]);
+  if (!flushed)
+    log(`error: live: runs still being stored after ${SHUTDOWN_FLUSH_MS / 1000} s were not stored`);
 }
 
 /** Closes a listener, dropping idle keep-alive connections that would hold close() open. */
@@ -215,8 +229,10 @@ export async function startServer(
     if (stopped) return;
     stopped = true;
     await Promise.all([server, ...(otlpServer ? [otlpServer] : [])].map(closeListener));
-    // Runs still waiting for their quiet period are stored before the database closes.
-    await live.close({ flush: true });
+    // Runs still waiting for their quiet period are stored before the database closes, for as
+    // long as `faultline stop` waits less a margin: a worker still starting on a loaded machine
+    // must not keep the server up past it.
+    await flushLive(live, log);
     await jobs.close();
     await db.close();
     clearState(options.home, process.pid);

@@ -1,4 +1,5 @@
-/** `faultline stop`: stops the background server (SIGTERM, then waits up to 10 s). */
+/** `faultline stop`: stops the background server (SIGTERM, then waits up to 30 s while
+ * it stores the live runs it holds). */
 import type { Command } from 'commander';
 import { faultlineHome } from '../../config.js';
 import { UserError } from '../../errors.js';
@@ -23,10 +24,10 @@ export function registerStop(program: Command, exit: (code: number) => void): vo
         return;
       }
       process.kill(state.pid, 'SIGTERM');
-      for (let attempt = 0; attempt < 100 && isAlive(state.pid); attempt += 1) await sleep(100);
+      for (let attempt = 0; attempt < 300 && isAlive(state.pid); attempt += 1) await sleep(100);
       if (isAlive(state.pid))
         throw new UserError(
-          `faultline (pid ${state.pid}) did not stop within 10 s; kill it with: kill -9 ${state.pid}`,
+          `faultline (pid ${state.pid}) did not stop within 30 s; kill it with: kill -9 ${state.pid}`,
         );
       liveState(home);
       process.stdout.write(`stopped faultline (pid ${state.pid})\n`);
