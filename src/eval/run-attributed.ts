@@ -87,8 +87,11 @@ async function attributeOne(
 ): Promise<void> {
   const { method, useGroundTruth, store, counter } = run;
   const started = performance.now();
+  // The labels are what the verdict is scored against: the method never sees them (a label
+  // `verify` proved is evidence the combined verdict reads, and here it is the answer).
+  const { labels: _answer, ...unlabelled } = item.trace;
   const result = await attributor
-    .attribute(item.trace, {
+    .attribute(unlabelled, {
       useGroundTruth,
       ...(maxCalls ? { maxCalls } : {}),
       ...(item.reference ? { reference: item.reference } : {}),

@@ -3,7 +3,7 @@
  * the page can share them (src/server/api-types.ts).
  */
 import type { Attribution } from '../attribution/method.js';
-import type { TraceLabels, TraceOutcome } from '../trace/model.js';
+import type { LabelProof, TraceLabels, TraceOutcome } from '../trace/model.js';
 
 /** A stored trace, without its body. */
 export interface TraceSummary {
@@ -40,6 +40,8 @@ export interface UserLabel {
   agent: string;
   step: number;
   reason?: string;
+  /** Set by `faultline verify --label`: replay proved the step (never by the page). */
+  proof?: LabelProof;
 }
 
 /** One row of the History table: a stored trace, its label and its latest analysis. */

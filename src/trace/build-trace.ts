@@ -98,6 +98,7 @@ export function buildTrace(draft: DraftTrace): Trace {
     }
     if (draft.labels.step !== undefined) labels.step = draft.labels.step;
     if (draft.labels.reason) labels.reason = draft.labels.reason;
+    if (draft.labels.proof) labels.proof = draft.labels.proof;
     // An empty list is a label too: the run was judged and no mode was found.
     if (draft.labels.modes)
       labels.modes = [...new Set(draft.labels.modes.map((mode) => mastCode(mode) ?? mode))].sort();

@@ -98,6 +98,17 @@ export interface TraceLabels {
   modes?: string[];
   /** True when a person set this label on the page, rather than the file carrying it. */
   byUser?: boolean;
+  /**
+   * Set when `faultline verify --label` wrote the label: counterfactual replay proved the step
+   * decisive (the run replayed with it fixed passed its check).
+   */
+  proof?: LabelProof;
+}
+
+/** How `verify` proved a label's step: the replayed run that flipped, and the replays it took. */
+export interface LabelProof {
+  run: string;
+  replays: number;
 }
 
 /** The outcome of the run when the source says it. */

@@ -18,6 +18,23 @@ describe('combined verdict', () => {
     assert.equal(result.spectrum?.runs.failing, 8);
   });
 
+  it('states a step verify proved as proved, beside what the other sources say', async () => {
+    const runs = pricingRuns(6, 2, 5);
+    const proved = {
+      ...runs[0]!,
+      labels: { agent: 'Analyst', step: 3, proof: { run: 'replay-7', replays: 2 } },
+    };
+    const result = await createCombinedMethod().attribute(proved, { runs });
+    assert.deepEqual([result.agent, result.step], ['Analyst', 3]);
+    assert.deepEqual(result.verified, { step: 3, agent: 'Analyst', run: 'replay-7', replays: 2 });
+    assert.match(
+      result.reason,
+      /^Step 3 \(Analyst\): verify proved it: with it fixed, the run passed/,
+    );
+    assert.match(result.reason, /spectrum: Researcher at step 2/);
+    assert.ok(!result.candidates?.some((candidate) => candidate.step === 3));
+  });
+
   it('refuses a run without other runs of its task, as spectrum does', async () => {
     const [run] = pricingRuns(1, 0, 0);
     await assert.rejects(createCombinedMethod().attribute(run!, {}), /--runs/);

@@ -6,12 +6,13 @@
  *   (rank.ts), weighed less when the spectrum says the runs do not vary enough;
  * - 1 for the step where the run first parts from a passing run, when some run passed (diverge).
  * The verdict names the step of highest sum and says which evidence it rests on: the sources that
- * put that step first. A step `verify` proved (`Attribution.verified`) is not this method's
- * business: the CLI states a proof beside any verdict.
+ * put that step first. A step `verify --label` proved (the run's label carries its proof) outranks
+ * them all: the verdict names it, stated as proved (`Attribution.verified`), and says where the
+ * other sources agree.
  */
 import type { Trace } from '../../trace/model.js';
 import { diffTraces } from '../diverge/diff.js';
-import { NO_USAGE, type Attribution, type AttributionMethod } from '../method.js';
+import { NO_USAGE, type Attribution, type AttributionMethod, type ReplayProof } from '../method.js';
 import { createOfflineMethod } from '../offline/attribute/attributor.js';
 import { analyseSpectrum, countsText } from './rank.js';
 import { NEEDS_RUNS, runsWith } from './method.js';
@@ -46,6 +47,14 @@ function divergenceStep(trace: Trace, runs: readonly Trace[]): number | undefine
   }
 }
 
+/** The step `verify --label` proved on this run, when its label carries the proof. */
+function provedStep(trace: Trace): ReplayProof | undefined {
+  const label = trace.labels;
+  if (!label?.proof || label.step === undefined || label.agent === undefined) return undefined;
+  if (!trace.steps.some((step) => step.index === label.step)) return undefined;
+  return { step: label.step, agent: label.agent, ...label.proof };
+}
+
 /** Creates the `combined` method over a model file (the shipped one by default). */
 export function createCombinedMethod(modelPath?: string): AttributionMethod {
   const offline = createOfflineMethod(modelPath);
@@ -71,9 +80,26 @@ export function createCombinedMethod(modelPath?: string): AttributionMethod {
         return { ...step, parts, total: parts.offline + parts.spectrum + parts.divergence };
       });
       totals.sort((left, right) => right.total - left.total || left.step - right.step);
-      const best = totals[0];
+      const proof = provedStep(trace);
+      const best = proof
+        ? (totals.find((step) => step.step === proof.step) ?? {
+            step: proof.step,
+            agent: proof.agent,
+            unit: '',
+            score: 0,
+            failingRuns: 0,
+            passingRuns: 0,
+            parts: { offline: 0, spectrum: 0, divergence: 0 },
+            total: 0,
+          })
+        : totals[0];
       if (!best) return { ...model, method: COMBINED, spectrum: summariseSpectrum(spectrum) };
       const basis = [
+        ...(proof
+          ? [
+              `verify proved it: with it fixed, the run passed its check (replayed run ${proof.run}, ${proof.replays} replays)`,
+            ]
+          : []),
         ...(model.step === best.step ? ['the offline model names it'] : []),
         ...(spectrum.failed.steps[0]?.step === best.step
           ? [`the spectrum puts it first (${countsText(best, spectrum.runs)})`]
@@ -89,8 +115,10 @@ export function createCombinedMethod(modelPath?: string): AttributionMethod {
         reason: `Step ${best.step} (${best.agent}): ${basis.join('; ') || 'no source puts it first; it leads on the sum'}.${caveats.length > 0 ? ` Caveat: ${caveats.join('; ')}.` : ''} Offline: ${model.agent ?? 'none'} at step ${model.step ?? '-'}; spectrum: ${spectrum.verdict ? `${spectrum.verdict.agent} at step ${spectrum.verdict.step}` : 'none'}${parted === undefined ? '' : `; divergence at step ${parted}`}.`,
         ...(model.evidence ? { evidence: model.evidence } : {}),
         method: COMBINED,
+        ...(proof ? { verified: proof } : {}),
         candidates: totals
-          .slice(1, 6)
+          .filter((step) => step !== best)
+          .slice(0, 5)
           .map((step) => ({ step: step.step, agent: step.agent, score: step.total })),
         spectrum: summariseSpectrum(spectrum),
         ...(caveats.length > 0 ? { warnings: caveats } : {}),

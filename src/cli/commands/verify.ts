@@ -11,6 +11,7 @@ import type { Command } from 'commander';
 import { performance } from 'node:perf_hooks';
 import type { Attribution } from '../../attribution/method.js';
 import type { Verification } from '../../recording/replay/verify.js';
+import type { UserLabel } from '../../store/records.js';
 import type { Trace } from '../../trace/model.js';
 import { wholeNumber } from '../flag-values.js';
 import {
@@ -31,7 +32,7 @@ interface VerifyFlags extends ReplayFlags {
 }
 
 /** Writes the verified step into the trace file as its label. */
-function labelFile(file: string, label: { agent: string; step: number; reason: string }): void {
+function labelFile(file: string, label: UserLabel): void {
   const document = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
   document.labels = { ...(document.labels as object | undefined), ...label };
   const temporary = `${file}.${process.pid}.tmp`;
@@ -99,18 +100,23 @@ Examples:
           started,
         );
         const file = trace.source ?? (await setUp.database?.runs.get(trace.id))?.file ?? undefined;
-        if (verified && flags.label && file && file !== '-')
-          labelFile(file, {
-            agent: verified.agent,
-            step: verified.step,
-            reason: `verified by counterfactual replay (${verified.run})`,
-          });
+        if (verified && flags.label && file && file !== '-') labelFile(file, proofLabel(verified));
         printVerification(path, trace, result, found, summary, flags);
       } finally {
         await setUp.close();
       }
       exit(0);
     });
+}
+
+/** The label `--label` stores: the verified step, with its proof (read by the combined verdict). */
+function proofLabel(verified: NonNullable<Verification['verified']>): UserLabel {
+  return {
+    agent: verified.agent,
+    step: verified.step,
+    reason: `verified by counterfactual replay (${verified.run})`,
+    proof: { run: verified.run, replays: verified.replays },
+  };
 }
 
 /** The offline verdict, or with a step verified the verdict naming it and saying so. */
@@ -160,12 +166,7 @@ async function storeOnPage(
       result,
       performance.now() - started,
     );
-    if (verified && settings.label)
-      await repository.setUserLabel(traceId, {
-        agent: verified.agent,
-        step: verified.step,
-        reason: `verified by counterfactual replay (${verified.run})`,
-      });
+    if (verified && settings.label) await repository.setUserLabel(traceId, proofLabel(verified));
   }
 }
 

@@ -15,6 +15,7 @@ import { createModelClient } from '../../llm/client.js';
 import { openDatabase, type Db } from '../../store/database.js';
 import { Repository } from '../../store/repository.js';
 import { RunStore } from '../../store/runs.js';
+import { loadTraces } from '../../trace/load.js';
 import type { Trace } from '../../trace/model.js';
 import { startProxy } from '../proxy/proxy.js';
 import { Recorder } from '../record/recorder.js';
@@ -350,7 +351,7 @@ describe('verify', () => {
     const output = JSON.parse(stdout) as {
       step: number;
       agent: string;
-      verified: { step: number; replays: number; earlierAllTried: boolean };
+      verified: { step: number; replays: number; run: string; earlierAllTried: boolean };
       replays: number;
       earlier: { steps: number[]; untried: number[] };
       summary: string;
@@ -371,9 +372,14 @@ describe('verify', () => {
     );
     const labelled = JSON.parse(readFileSync(recorded.file, 'utf8')) as Trace;
     assert.deepEqual([labelled.labels?.agent, labelled.labels?.step], ['coder', 1]);
+    // The proof travels with the label, for the combined verdict to state it as proved.
+    const proof = { run: output.verified.run, replays: output.replays };
+    assert.deepEqual(labelled.labels?.proof, proof);
+    assert.deepEqual((await loadTraces(recorded.file))[0]!.labels?.proof, proof);
     const repository = new Repository(recorded.db);
     const traceId = (await recorded.runs.get('team-1'))!.traceId;
-    assert.equal((await repository.getTrace(traceId))!.labels?.byUser, true);
+    const stored = (await repository.getTrace(traceId))!.labels;
+    assert.deepEqual([stored?.byUser, stored?.proof], [true, proof]);
     const [analysis] = (await repository.listAnalyses({ traceId })).items;
     assert.equal(analysis?.result.verified?.step, 1);
     assert.equal(analysis?.result.verified?.earlierAllTried, true);

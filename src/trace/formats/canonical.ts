@@ -63,6 +63,7 @@ const traceSchema = z.object({
       reason: z.string().optional(),
       faults: z.array(z.object({ agent: z.string(), mode: z.string() })).optional(),
       modes: z.array(z.string()).optional(),
+      proof: z.object({ run: z.string(), replays: z.number().int() }).optional(),
     })
     .optional(),
   reference: z.string().optional(),
