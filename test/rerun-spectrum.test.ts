@@ -65,9 +65,16 @@ describe('rerun, then spectrum, on the pricing team with random mistakes', () =>
       '--check',
       `grep -q "TOTAL: 41.50 USD" "${answer}"`,
     );
-    assert.match(rerun.stdout, /^20 of 20 runs in .*: 13 failed, 7 passed, 100 model calls/);
+    // gpt-4o-mini's list price for the scripted model's 11 + 7 tokens a call.
+    assert.match(
+      rerun.stdout,
+      /^20 of 20 runs in .*: 13 failed, 7 passed, 100 model calls, \$0\.0006 estimated/,
+    );
     assert.equal(readdirSync(runs).length, 20);
-    assert.match(rerun.stderr, /\[20\/20\] run \d+: (passed|failed), 5 calls/);
+    assert.match(
+      rerun.stderr,
+      /\[#{20}\] 20\/20 run \d+: (passed|failed), 5 calls, \$0\.0000 \(total \$0\.0006\)/,
+    );
 
     const { stdout } = await faultline('spectrum', runs, '--json');
     const result = JSON.parse(stdout) as Spectrum;

@@ -7,7 +7,9 @@
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { databaseLocation, faultlineHome } from '../../config.js';
-import { wholeNumber } from '../flag-values.js';
+import { readPriceFile } from '../../llm/prices.js';
+import type { RerunRun } from '../../recording/rerun/rerun.js';
+import { nonNegativeNumber, wholeNumber } from '../flag-values.js';
 
 interface RerunFlags {
   run: string;
@@ -17,6 +19,8 @@ interface RerunFlags {
   count: string;
   concurrency: string;
   maxCalls?: string;
+  maxCost?: string;
+  prices?: string;
   task?: string;
   out?: string;
   store: boolean;
@@ -43,6 +47,14 @@ export function registerRerun(program: Command, exit: (code: number) => void): v
       'most model calls over all runs; calls past it are refused and no run starts after',
     )
     .option(
+      '--max-cost <usd>',
+      "most estimated dollars over all runs (tokens the upstream reports × the model's list price); calls past it are refused and no run starts after",
+    )
+    .option(
+      '--prices <file>',
+      'prices that override the built-in table, for --max-cost: {"openai:my-model": {"input": 2.5, "output": 10}} (USD per million tokens)',
+    )
+    .option(
       '--task <id>',
       "the runs' task, recorded on each (default: a fingerprint of the task text)",
     )
@@ -62,6 +74,8 @@ export function registerRerun(program: Command, exit: (code: number) => void): v
       const concurrency = wholeNumber(flags.concurrency, '--concurrency', 1);
       const maxCalls =
         flags.maxCalls === undefined ? undefined : wholeNumber(flags.maxCalls, '--max-calls', 1);
+      const maxCostUsd =
+        flags.maxCost === undefined ? undefined : nonNegativeNumber(flags.maxCost, '--max-cost');
       const timeoutMs = wholeNumber(flags.timeout, '--timeout', 1) * 1000;
       const stamp = new Date().toISOString().replace(/\D/g, '').slice(0, 14);
       const folder = flags.out ?? join(faultlineHome(), 'reruns', flags.task ?? `rerun-${stamp}`);
@@ -85,14 +99,16 @@ export function registerRerun(program: Command, exit: (code: number) => void): v
           count,
           concurrency,
           ...(maxCalls === undefined ? {} : { maxCalls }),
+          ...(maxCostUsd === undefined ? {} : { maxCostUsd }),
+          ...(flags.prices ? { prices: readPriceFile(flags.prices) } : {}),
           ...(flags.task ? { task: flags.task } : {}),
           folder,
           ...(store ? { store: store.store } : {}),
           timeoutMs,
           signal: controller.signal,
-          onRun: (run, finished) =>
+          onRun: (run, finished, costUsd) =>
             process.stderr.write(
-              `[${finished}/${count}] run ${run.index}: ${run.stopped ? `no outcome (${run.stopped === 'budget' ? 'call budget spent' : 'stopped'})` : run.outcome === 'success' ? 'passed' : 'failed'}, ${run.calls} call${run.calls === 1 ? '' : 's'}\n`,
+              `${progressLine(run, { finished, count, costUsd, maxCostUsd })}\n`,
             ),
         });
         const failed = result.runs.filter((run) => run.outcome === 'failure').length;
@@ -100,7 +116,7 @@ export function registerRerun(program: Command, exit: (code: number) => void): v
         if (flags.json) process.stdout.write(`${JSON.stringify({ folder, ...result })}\n`);
         else
           process.stdout.write(
-            `${result.runs.length} of ${count} runs in ${folder}: ${failed} failed, ${passed} passed, ${result.calls} model calls${result.stopped ? ` (stopped: ${result.stopped === 'budget' ? 'the call budget is spent' : 'interrupted'})` : ''}\nnext: faultline spectrum ${folder}\n`,
+            `${result.runs.length} of ${count} runs in ${folder}: ${failed} failed, ${passed} passed, ${result.calls} model calls, ${dollars(result.costUsd)} estimated${result.stopped ? ` (stopped: ${STOPPED[result.stopped]})` : ''}${unpricedNote(result.unpricedModels)}\nnext: faultline spectrum ${folder}\n`,
           );
       } finally {
         process.off('SIGINT', interrupt);
@@ -109,6 +125,41 @@ export function registerRerun(program: Command, exit: (code: number) => void): v
       }
       exit(0);
     });
+}
+
+/** Why runs stopped, in words. */
+const STOPPED = {
+  calls: 'the call budget is spent',
+  cost: 'the cost budget is spent',
+  interrupted: 'interrupted',
+} as const;
+
+const dollars = (usd: number) => `$${usd.toFixed(usd < 1 ? 4 : 2)}`;
+
+/** How far a rerun is. */
+interface Progress {
+  finished: number;
+  count: number;
+  costUsd: number;
+  maxCostUsd: number | undefined;
+}
+
+/** `[###.................] 3/20 run 3: failed, 7 calls, $0.0123 (total $0.0351 of $1.00)`, as each run ends. */
+function progressLine(run: RerunRun, { finished, count, costUsd, maxCostUsd }: Progress): string {
+  const ended = run.stopped
+    ? `no outcome (${STOPPED[run.stopped]})`
+    : run.outcome === 'success'
+      ? 'passed'
+      : 'failed';
+  const bar = `${'#'.repeat(Math.round((20 * finished) / count)).padEnd(20, '.')}`;
+  const bound = maxCostUsd === undefined ? '' : ` of ${dollars(maxCostUsd)}`;
+  return `[${bar}] ${finished}/${count} run ${run.index}: ${ended}, ${run.calls} call${run.calls === 1 ? '' : 's'}, ${dollars(run.costUsd)} (total ${dollars(costUsd)}${bound})`;
+}
+
+/** Says which models the estimate leaves out. */
+function unpricedNote(models: readonly string[]): string {
+  if (models.length === 0) return '';
+  return `\nno price known for ${models.join(', ')}: their calls count $0 (give prices with --prices FILE)`;
 }
 
 /** The database's runs table, for the page; `close` closes the database. */

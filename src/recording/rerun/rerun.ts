@@ -2,8 +2,8 @@
  * `faultline rerun`: runs a user's system N times through the recording proxy against the real
  * upstream (not replay), each run with a proxy of its own so that its calls are one run, and each
  * run's outcome from the check command (exit 0: passed). Runs go `concurrency` at a time; a call
- * budget refuses calls past it (the run that hit it is kept without an outcome, and no run starts
- * after it); an abort (Ctrl-C) stops the runs in flight and starts no more, and every finished run
+ * or cost budget refuses calls past it (budget.ts: the run that hit it is kept without an outcome,
+ * and no run starts after it); an abort (Ctrl-C) stops the runs in flight and starts no more, and every finished run
  * stays recorded. The runs are what spectrum analysis reads (src/attribution/spectrum/).
  */
 import { randomBytes } from 'node:crypto';
@@ -12,13 +12,13 @@ import type { RunStore } from '../../store/runs.js';
 import type { TraceOutcome } from '../../trace/model.js';
 import { shownUpstream } from '../proxy/forward.js';
 import { clientEnvironment, parseUpstream, startProxy } from '../proxy/proxy.js';
-import type { Answer, Responder } from '../proxy/types.js';
 import { tidyRunId } from '../record/identify.js';
 import { Recorder } from '../record/recorder.js';
 import { runShell } from '../replay/shell.js';
+import { RerunBudget, type BudgetLimits, type BudgetSpent } from './budget.js';
 
 /** Settings of a rerun. */
-export interface RerunOptions {
+export interface RerunOptions extends BudgetLimits {
   /** The command that runs the system once (a shell command line). */
   run: string;
   /** The command whose exit status says whether the run passed (0: it did). */
@@ -34,14 +34,12 @@ export interface RerunOptions {
   /** Where runs are written, and stored. */
   folder?: string;
   store?: RunStore;
-  /** Most model calls over all runs; calls past it are refused. */
-  maxCalls?: number;
   /** Longest the run command, and then the check, may take (default 10 minutes each). */
   timeoutMs?: number;
   /** Aborting stops the runs in flight and starts no more (Ctrl-C). */
   signal?: AbortSignal;
   /** Each run as it ends. */
-  onRun?: (run: RerunRun, finished: number) => void;
+  onRun?: (run: RerunRun, finished: number, costUsd: number) => void;
   log?: (line: string) => void;
 }
 
@@ -50,61 +48,40 @@ export interface RerunRun {
   /** 1-based, in the order runs started. */
   index: number;
   runId: string;
-  /** From the check; unknown when the run was stopped or hit the call budget. */
+  /** From the check; unknown when the run was stopped or hit the budget. */
   outcome: TraceOutcome;
   calls: number;
+  /** Estimated dollars its recorded replies cost (unpriced models count nothing). */
+  costUsd: number;
   /** The run's file, when files are written. */
   file?: string;
   runExitCode: number | null;
   checkExitCode: number | null;
-  /** Why it has no outcome. */
-  stopped?: 'budget' | 'interrupted';
+  /** Why it has no outcome: a bound of the budget was reached, or the rerun was interrupted. */
+  stopped?: BudgetSpent | 'interrupted';
 }
 
 /** What a rerun did. */
 export interface RerunResult {
   runs: RerunRun[];
   calls: number;
+  /** Estimated dollars over every run. */
+  costUsd: number;
+  /** Models the cost leaves out, their price unknown (give it with a price file). */
+  unpricedModels: string[];
   /** Why fewer runs than asked were made. */
-  stopped?: 'budget' | 'interrupted';
-}
-
-/** Counts every run's calls against the budget and refuses calls past it. */
-class CallBudget {
-  calls = 0;
-  spent = false;
-  constructor(private readonly max: number | undefined) {}
-
-  /** A responder for one run: forwards every call upstream until the budget is spent. */
-  responder(counter: { calls: number; refused: boolean }): Responder {
-    return {
-      answer: (): Answer | undefined => {
-        if (this.max !== undefined && this.calls >= this.max) {
-          this.spent = true;
-          counter.refused = true;
-          return {
-            kind: 'refuse',
-            status: 429,
-            message: `faultline rerun: the call budget of ${this.max} calls is spent`,
-          };
-        }
-        this.calls += 1;
-        counter.calls += 1;
-        return undefined;
-      },
-    };
-  }
+  stopped?: BudgetSpent | 'interrupted';
 }
 
 /** Runs the system `count` times through the proxy; resolves once every run started has ended. */
 export async function rerun(options: RerunOptions): Promise<RerunResult> {
   const upstream = parseUpstream(options.upstream);
-  const budget = new CallBudget(options.maxCalls);
+  const budget = new RerunBudget(options);
   const limit = pLimit(options.concurrency ?? 1);
   const stamp = new Date().toISOString().replace(/\D/g, '').slice(0, 14);
   const prefix = `${options.task ?? 'rerun'}-${stamp}-${randomBytes(2).toString('hex')}`;
   const runs: RerunRun[] = [];
-  const halted = () => options.signal?.aborted === true || budget.spent;
+  const halted = () => options.signal?.aborted === true || budget.spent !== undefined;
   const one = async (index: number): Promise<void> => {
     if (halted()) return;
     const runId = tidyRunId(`${prefix}-${index}`)!;
@@ -113,6 +90,7 @@ export async function rerun(options: RerunOptions): Promise<RerunResult> {
       ...(options.store ? { store: options.store } : {}),
       run: { upstream: shownUpstream(upstream), ...(options.task ? { task: options.task } : {}) },
       ...(options.log ? { log: options.log } : {}),
+      decorate: (trace) => budget.noteRun(trace),
     });
     const counter = { calls: 0, refused: false };
     const proxy = await startProxy({
@@ -146,7 +124,7 @@ export async function rerun(options: RerunOptions): Promise<RerunResult> {
       await proxy.close();
     }
     const stopped = counter.refused
-      ? ('budget' as const)
+      ? budget.spent
       : options.signal?.aborted
         ? ('interrupted' as const)
         : undefined;
@@ -160,22 +138,25 @@ export async function rerun(options: RerunOptions): Promise<RerunResult> {
       runId,
       outcome,
       calls: counter.calls,
+      costUsd: budget.costOfRun(runId),
       ...(file ? { file } : {}),
       runExitCode,
       checkExitCode,
       ...(stopped ? { stopped } : {}),
     };
     runs.push(result);
-    options.onRun?.(result, runs.length);
+    options.onRun?.(result, runs.length, budget.costUsd);
   };
   await Promise.all(
     Array.from({ length: options.count }, (_, index) => limit(() => one(index + 1))),
   );
   runs.sort((left, right) => left.index - right.index);
-  const stopped = options.signal?.aborted
-    ? ('interrupted' as const)
-    : budget.spent
-      ? ('budget' as const)
-      : undefined;
-  return { runs, calls: budget.calls, ...(stopped ? { stopped } : {}) };
+  const stopped = options.signal?.aborted ? ('interrupted' as const) : budget.spent;
+  return {
+    runs,
+    calls: budget.calls,
+    costUsd: budget.costUsd,
+    unpricedModels: [...budget.unpriced].sort(),
+    ...(stopped ? { stopped } : {}),
+  };
 }
