@@ -97,6 +97,29 @@ describe('faultline spectrum', () => {
     );
   });
 
+  it('attribute combines a run with the other runs of its task in the batch, one passing', async () => {
+    const folder = writeRuns(true);
+    const example = join(ROOT, 'examples/who-and-when-ag-58.json');
+    const { code, stdout, stderr } = await faultline('attribute', folder, example, '--json');
+    assert.equal(code, 0, stderr);
+    assert.match(
+      stderr,
+      /8 failed runs \(1 task\) have other runs of their task in this batch, one passing/,
+    );
+    const verdicts = stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { id: string; method: string; step: number | null });
+    assert.equal(verdicts.length, 14);
+    const byId = new Map(verdicts.map((verdict) => [verdict.id, verdict]));
+    // run-0 failed (folder failed/): the researcher's report, read against the passing runs
+    assert.deepEqual([byId.get('run-0')?.method, byId.get('run-0')?.step], ['combined', 2]);
+    assert.equal(byId.get('run-8')?.method, 'offline', 'a passing run is attributed as before');
+    assert.equal(verdicts.at(-1)?.method, 'offline', 'a run with no other run of its task');
+    const alone = await faultline('attribute', folder, '--json', '--method', 'offline');
+    assert.ok(!alone.stdout.includes('"method":"combined"'), '--method offline keeps the model');
+  });
+
   it('is evaluated with eval --method spectrum over task folders of Who&When runs', async () => {
     const root = join(process.env.FAULTLINE_HOME!, 'tasks');
     const faults = ['researcher', 'researcher', 'researcher', 'analyst', 'none', 'none'] as const;

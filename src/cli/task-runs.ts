@@ -35,9 +35,7 @@ export async function readTaskRuns(
     paths,
     options.format ? { format: options.format } : {},
     (trace, file) => {
-      traces.push(
-        trace.outcome === 'unknown' ? { ...trace, outcome: outcomeFromPath(file) } : trace,
-      );
+      traces.push(withPathOutcome(trace, file));
     },
   );
   if (options.oneTask) {
@@ -79,4 +77,27 @@ function tasksListed(byTask: ReadonlyMap<string, Trace[]>): string {
     .slice(0, 5)
     .map(([task, runs]) => `${task} (${runs.length} run${runs.length === 1 ? '' : 's'})`);
   return sorted.length > 5 ? `${shown.join(', ')} and ${sorted.length - 5} more` : shown.join(', ');
+}
+
+/** A run read in a batch, with its outcome from its folder where the file does not say. */
+export const withPathOutcome = (trace: Trace, file: string): Trace =>
+  trace.outcome === 'unknown' ? { ...trace, outcome: outcomeFromPath(file) } : trace;
+
+/**
+ * The runs of a batch that other runs of their task in it can speak for: each run that did not pass,
+ * with every run of its task read, where one of those passed (a passing run is what sets a failure
+ * apart; tasks whose runs all failed need `--runs`, where the user says they belong together).
+ */
+export function siblingsInBatch(traces: readonly Trace[]): Map<Trace, Trace[]> {
+  const byTask = new Map<string, Trace[]>();
+  for (const trace of traces) {
+    const task = taskOf(trace);
+    if (task !== undefined) byTask.set(task, [...(byTask.get(task) ?? []), trace]);
+  }
+  const siblings = new Map<Trace, Trace[]>();
+  for (const runs of byTask.values()) {
+    if (runs.length < 2 || !runs.some((run) => run.outcome === 'success')) continue;
+    for (const run of runs) if (run.outcome !== 'success') siblings.set(run, runs);
+  }
+  return siblings;
 }

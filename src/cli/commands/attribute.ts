@@ -20,7 +20,7 @@ import { renderAttribution, renderBatchSummary } from '../render.js';
 import { loadOneRun } from './diff.js';
 import { COMBINED } from '../../attribution/spectrum/combined.js';
 import { NEEDS_RUNS } from '../../attribution/spectrum/method.js';
-import { readTaskRuns } from '../task-runs.js';
+import { readTaskRuns, siblingsInBatch, withPathOutcome } from '../task-runs.js';
 
 interface AttributeFlags extends LlmFlags {
   method: string;
@@ -78,6 +78,9 @@ export function registerAttribute(program: Command, exit: (code: number) => void
       '\nExamples:\n  faultline attribute examples/who-and-when-ag-58.json\n  faultline attribute ../runs/ --json > blame.jsonl\n  faultline attribute failed.json --method diverge --ref passed.json\n  curl -s $TRACE_URL | faultline attribute -\n  faultline attribute run.json --method all-at-once --model openai:gpt-4o\n  faultline attribute run.json --method binary-search --model openai-compatible:qwen2.5 --base-url http://127.0.0.1:8000/v1',
     )
     .action(async (paths: string[], flags: AttributeFlags, command: Command) => {
+      // With the default method, a run whose task has other runs in the batch, one of them
+      // passing, is attributed by the combined verdict over them.
+      const fromBatch = isDefault(flags, command) && flags.runs === undefined;
       defaultToCombined(flags, command);
       const concurrency = wholeNumber(flags.concurrency, '--concurrency', 1);
       const llm = llmOptionsOf(flags);
@@ -89,46 +92,42 @@ export function registerAttribute(program: Command, exit: (code: number) => void
         flags.minConfidence === undefined
           ? undefined
           : share(flags.minConfidence, '--min-confidence');
-      const method = getMethod(flags.method, {
-        ...(flags.modelFile ? { modelPath: flags.modelFile } : {}),
-        llm,
-      });
+      const method = getMethod(flags.method, { ...modelOf(flags), llm });
       const limit = pLimit(concurrency);
       const results: Slot[] = [];
       const printer = inOrderPrinter(results, flags);
-      const pending: Promise<void>[] = [];
+      const read: { trace: Trace; file: string }[] = [];
       const outcome = await forEachTrace(
         paths,
         flags.format ? { format: flags.format } : {},
-        (trace, file) => {
-          const slot = results.length;
-          results.push(undefined);
-          pending.push(
-            limit(async () => {
-              try {
-                results[slot] = {
-                  trace,
-                  file,
-                  result: withMinimumConfidence(
-                    await method.attribute(trace, {
-                      useGroundTruth: flags.groundTruth,
-                      ...(llm.maxCalls ? { maxCalls: llm.maxCalls } : {}),
-                      ...(reference ? { reference } : {}),
-                      ...(runs ? { runs } : {}),
-                    }),
-                    minConfidence,
-                  ),
-                };
-              } catch (error) {
-                if (!(error instanceof ProviderError)) throw error;
-                results[slot] = { trace, file, error };
-              }
-              printer.flush();
-            }),
-          );
-        },
+        (trace, file) => void read.push({ trace: withPathOutcome(trace, file), file }),
       );
-      await Promise.all(pending);
+      const batch = fromBatch ? siblingsInBatch(read.map(({ trace }) => trace)) : new Map();
+      if (batch.size > 0) noteBatchSiblings(batch);
+      const combined = batch.size > 0 ? getMethod(COMBINED, modelOf(flags)) : undefined;
+      await Promise.all(
+        read.map(({ trace, file }, slot) => {
+          results.push(undefined);
+          const siblings: Trace[] | undefined = batch.get(trace);
+          return limit(async () => {
+            try {
+              const options = {
+                useGroundTruth: flags.groundTruth,
+                ...(llm.maxCalls ? { maxCalls: llm.maxCalls } : {}),
+                ...(reference ? { reference } : {}),
+              };
+              const result = siblings
+                ? await combined!.attribute(trace, { ...options, runs: siblings })
+                : await method.attribute(trace, { ...options, ...(runs ? { runs } : {}) });
+              results[slot] = { trace, file, result: withMinimumConfidence(result, minConfidence) };
+            } catch (error) {
+              if (!(error instanceof ProviderError)) throw error;
+              results[slot] = { trace, file, error };
+            }
+            printer.flush();
+          });
+        }),
+      );
       const summary = flags.json
         ? undefined
         : renderBatchSummary(results.flatMap((entry) => (entry?.result ? [entry.result] : [])));
@@ -137,10 +136,23 @@ export function registerAttribute(program: Command, exit: (code: number) => void
     });
 }
 
+const isDefault = (flags: AttributeFlags, command: Command) =>
+  command.getOptionValueSource('method') === 'default' && flags.ref === undefined;
+
+const modelOf = (flags: AttributeFlags) => (flags.modelFile ? { modelPath: flags.modelFile } : {});
+
 /** With other runs of the task (--runs), the default verdict is the one that weighs them. */
 function defaultToCombined(flags: AttributeFlags, command: Command): void {
-  if (flags.runs !== undefined && command.getOptionValueSource('method') === 'default')
-    flags.method = COMBINED;
+  if (flags.runs !== undefined && isDefault(flags, command)) flags.method = COMBINED;
+}
+
+/** Says on standard error which runs the batch's other runs of their task speak for. */
+function noteBatchSiblings(batch: ReadonlyMap<Trace, Trace[]>): void {
+  const tasks = new Set(batch.values()).size;
+  const one = batch.size === 1;
+  process.stderr.write(
+    `faultline: ${batch.size} failed run${one ? '' : 's'} (${tasks} task${tasks === 1 ? '' : 's'}) ${one ? 'has' : 'have'} other runs of ${one ? 'its' : 'their'} task in this batch, one passing: ${one ? 'its verdict combines' : 'their verdicts combine'} the offline model with the spectrum of those runs (--method offline for the model alone)\n`,
+  );
 }
 
 /** The other runs of the task that --runs names (all of them taken as one task's runs). */
