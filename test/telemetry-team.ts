@@ -44,6 +44,8 @@ export interface TelemetryCase {
   researcher: string;
   /** The fixture file the first variant's spans are saved as (under __fixtures__/formats). */
   fixture: string;
+  /** Variables the app runs with besides the endpoints'. */
+  env?: Record<string, string>;
 }
 
 /** One variant's run: what the tap saw and what the server stored. */
@@ -103,6 +105,7 @@ export function describeTelemetryTeam(spec: TelemetryCase): void {
             OPENAI_BASE_URL: model.baseUrl,
             OTEL_EXPORTER_OTLP_ENDPOINT: tap.endpoint,
             OTEL_SERVICE_NAME: `pricing-team-${variant.name}`,
+            ...spec.env,
           },
         },
       );

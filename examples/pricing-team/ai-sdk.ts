@@ -15,11 +15,11 @@
  */
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { createOpenAI } from '@ai-sdk/openai';
 import { generateText, stepCountIs, streamText, tool, type ModelMessage } from 'ai';
 import { z } from 'zod';
+import { openAiModel } from './openai-model.js';
 import { inRootSpan, startTelemetry } from './telemetry.js';
-import { calculate, EXPECTED_TOTAL, lookupPrice, runHeaders, TASK } from './tools.js';
+import { calculate, EXPECTED_TOTAL, lookupPrice, TASK } from './tools.js';
 
 const { values } = parseArgs({
   options: {
@@ -31,13 +31,7 @@ const { values } = parseArgs({
 });
 
 const provider = startTelemetry();
-const openai = createOpenAI({
-  baseURL: process.env.OPENAI_BASE_URL,
-  apiKey: process.env.OPENAI_API_KEY ?? 'unused-by-the-scripted-model',
-  headers: runHeaders(),
-});
-const modelId = process.env.PRICING_TEAM_MODEL ?? 'gpt-4o-mini';
-const model = values.api === 'responses' ? openai.responses(modelId) : openai.chat(modelId);
+const model = openAiModel(values.api);
 
 /** One agent's turn: its model calls (and tool runs) until it answers in text. */
 async function agent(

@@ -50,15 +50,24 @@ function toolsOf(body: Record<string, unknown>): Tool[] {
 
 /**
  * The handoff to `agent` a request's tools offer: a `transfer_to_<agent>` tool (Agents SDK,
- * LangGraph), or LlamaIndex.TS's `handOff`, whose description lists the agents it can hand to
- * (`{"ResearchAgent": "Looks up unit prices."}`): the one whose name starts like the role.
+ * LangGraph), LlamaIndex.TS's `handOff`, whose description lists the agents it can hand to
+ * (`{"ResearchAgent": "Looks up unit prices."}`): the one whose name starts like the role; or
+ * VoltAgent's `delegate_task`, the agents listed in the supervisor's prompt
+ * (`<specialized_agents>\n- Researcher: …`), given `task` to do.
  */
 function handoffTo(
   tools: readonly Tool[],
   agent: Role,
+  system = '',
+  task = '',
 ): { name: string; args: unknown } | undefined {
   const transfer = tools.find((tool) => tool.name.toLowerCase() === `transfer_to_${agent}`);
   if (transfer) return { name: transfer.name, args: {} };
+  if (tools.some((tool) => tool.name === 'delegate_task')) {
+    const listed = [...system.matchAll(/^- (\w+): /gm)].map((match) => match[1]!);
+    const target = listed.find((name) => name.toLowerCase().startsWith(agent.slice(0, 5)));
+    return target ? { name: 'delegate_task', args: { task, targetAgents: [target] } } : undefined;
+  }
   const handOff = tools.find((tool) => tool.name === 'handOff');
   const listed = /\{[^{}]*\}/.exec(handOff?.description ?? '')?.[0];
   if (!listed) return undefined;
@@ -69,10 +78,18 @@ function handoffTo(
     : undefined;
 }
 
-/** The last text an assistant wrote matching `pattern`, its first group. */
-const lastSaid = (items: HistoryItem[], pattern: RegExp) =>
+/**
+ * The last text an assistant wrote matching `pattern`, its first group; or, given more roles, the
+ * last such text any of them wrote (VoltAgent's supervisor hears its agents in `delegate_task`'s
+ * results, and an agent hears what it is told in the task it is given).
+ */
+const lastSaid = (
+  items: HistoryItem[],
+  pattern: RegExp,
+  roles: readonly HistoryItem['role'][] = ['assistant'],
+) =>
   items
-    .filter((item) => item.role === 'assistant')
+    .filter((item) => roles.includes(item.role))
     .map((item) => pattern.exec(item.text)?.[1])
     .filter((found): found is string => found !== undefined)
     .at(-1);
@@ -109,6 +126,7 @@ export const report = (price: string, fault: boolean) =>
 /** One agent's next step. */
 function step(
   role: Role,
+  system: string,
   items: HistoryItem[],
   tools: readonly Tool[],
   fault: boolean,
@@ -119,10 +137,15 @@ function step(
     toolCalls: [{ id: callId(role, items), name, arguments: JSON.stringify(args) }],
   });
   if (role === 'coordinator') {
-    const total = lastSaid(items, TOTAL);
+    const heard = ['assistant', 'tool'] as const;
+    const total = lastSaid(items, TOTAL, heard);
     if (total) return { text: `TOTAL: ${total} USD`, toolCalls: [] };
-    const next = lastSaid(items, UNIT_PRICE) ? 'analyst' : 'researcher';
-    const handoff = handoffTo(tools, next);
+    const price = lastSaid(items, UNIT_PRICE, heard);
+    const next = price ? 'analyst' : 'researcher';
+    const task = price
+      ? `Work out the total of 3 widgets at the reported unit price: ${price} USD, with the 4.00 USD handling fee.`
+      : 'Look up the unit price of a widget.';
+    const handoff = handoffTo(tools, next, system, task);
     return handoff ? call(handoff.name, handoff.args) : { text: `Ask the ${next}.`, toolCalls: [] };
   }
   if (role === 'researcher') {
@@ -139,7 +162,7 @@ function step(
   }
   const value = lastResult(items, 'calculate');
   if (value !== undefined) return { text: `TOTAL: ${money(value)} USD`, toolCalls: [] };
-  const price = lastSaid(items, UNIT_PRICE) ?? '0';
+  const price = lastSaid(items, UNIT_PRICE) ?? lastSaid(items, UNIT_PRICE, ['user']) ?? '0';
   // The analyst's mistake, drawn on runs whose report was right (each run errs once at most): the
   // handling fee left out.
   if (price !== '15.00' && errors?.analystErrs() === true)
@@ -186,5 +209,5 @@ export function pricingAnswer(
   const tools = toolsOf(body);
   const role = roleOf(request.system, tools);
   if (!role) return { text: 'I only play the pricing team.', toolCalls: [] };
-  return step(role, request.items, tools, fault, errors);
+  return step(role, request.system, request.items, tools, fault, errors);
 }

@@ -20,12 +20,15 @@ export function startTelemetry(): NodeTracerProvider {
   return provider;
 }
 
+/** The instrumentation scope of the apps' root spans. */
+export const ROOT_SCOPE = 'pricing-team';
+
 /** Runs `work` inside a root span named `name`; `work` may set attributes on it. */
 export async function inRootSpan<Value>(
   name: string,
   work: (span: Span) => Promise<Value>,
 ): Promise<Value> {
-  const span = trace.getTracer('pricing-team').startSpan(name);
+  const span = trace.getTracer(ROOT_SCOPE).startSpan(name);
   try {
     return await context.with(trace.setSpan(context.active(), span), () => work(span));
   } finally {
@@ -34,12 +37,16 @@ export async function inRootSpan<Value>(
 }
 
 /**
- * One run of the team (`run` returns its final answer) inside the app's root span; with
- * `selfCheck` the span says how the run ended, as an app that checks its answer would.
+ * One run of the team (`run` returns its final answer; it is given the root span, for a framework
+ * that takes its parent span explicitly) inside the app's root span; with `selfCheck` the span
+ * says how the run ended, as an app that checks its answer would.
  */
-export function inCheckedRootSpan(run: () => Promise<string>, selfCheck: boolean): Promise<string> {
+export function inCheckedRootSpan(
+  run: (root: Span) => Promise<string>,
+  selfCheck: boolean,
+): Promise<string> {
   return inRootSpan('pricing-team', async (root) => {
-    const said = await run();
+    const said = await run(root);
     if (selfCheck)
       root.setAttribute(
         'faultline.outcome',

@@ -1,7 +1,7 @@
 /**
  * Finding a run by what the app itself knows of it when it never learns the trace id: the session
  * id its spans carried (OpenInference `session.id`, GenAI `gen_ai.conversation.id`, the AI SDK's
- * `metadata.sessionId`) or the AI SDK `functionId` its run began with, both kept in the trace's
+ * `metadata.sessionId`, a VoltAgent run's `conversation.id`) or the AI SDK `functionId` its run began with, both kept in the trace's
  * metadata by the importers. The latest run changed that matches wins.
  */
 import type { Db } from './database.js';

@@ -63,6 +63,7 @@ const EXPECTED_FORMAT: Record<string, string> = {
   'whowhen-hand-crafted-magentic-one.json': 'who-and-when',
   'whowhen-pro-run.json': 'who-and-when-pro',
   'whowhen-pro-runs.jsonl': 'who-and-when-pro',
+  'voltagent-observability.json': 'voltagent',
 };
 
 describe('golden corpus', () => {
@@ -141,6 +142,9 @@ const NEGATIVE: Record<string, RegExp> = {
   'truncated.json': /the JSON ends too early/,
   'unknown-shape.json': /unrecognised trace format \(top-level keys: foo, bar\)/,
   'who-and-when-bad-content.json': /\(who-and-when\) at history\[1\]\.content: content is number/,
+  // An agent's span alone (cut from a real export): no model call, tool run or reply to read.
+  'voltagent-no-steps.json':
+    /\(voltagent\) at resourceSpans: resourceSpans is empty: there are no steps to attribute/,
   'who-and-when-pro-step-out-of-range.json':
     /\(who-and-when-pro\) at ground_truth\.step: the labelled step 12 is no step of the trajectory: .* no index of its 7 entries/,
 };

@@ -133,6 +133,29 @@ export function isOtlp(value: unknown): value is { resourceSpans: unknown[] } {
   return isObject(value) && Array.isArray(value.resourceSpans);
 }
 
+/**
+ * True for an OTLP/JSON export some span of which has an attribute whose key passes `test`: only
+ * the spans' attribute keys are looked at, not every value, so a format's check stays cheap on
+ * other exports.
+ */
+export function hasSpanAttribute(value: unknown, test: (key: string) => boolean): boolean {
+  if (!isOtlp(value)) return false;
+  for (const resource of value.resourceSpans) {
+    const scopes =
+      isObject(resource) && Array.isArray(resource.scopeSpans) ? resource.scopeSpans : [];
+    for (const scope of scopes) {
+      const spans = isObject(scope) && Array.isArray(scope.spans) ? scope.spans : [];
+      for (const span of spans) {
+        const attributes = isObject(span) && Array.isArray(span.attributes) ? span.attributes : [];
+        for (const attribute of attributes)
+          if (isObject(attribute) && typeof attribute.key === 'string' && test(attribute.key))
+            return true;
+      }
+    }
+  }
+  return false;
+}
+
 /** `type: message` of the span's first `exception` event (OTel's record of a raised error). */
 function exceptionText(events: OtlpSpan['events']): string {
   const exception = events.find((event) => event.name === 'exception')?.attributes;

@@ -20,6 +20,7 @@ import { openInferenceFormat } from './formats/openinference.js';
 import { otelFormat } from './formats/otel.js';
 import { smolagentsFormat } from './formats/smolagents.js';
 import { whoAndWhenFormat } from './formats/who-and-when.js';
+import { voltAgentFormat } from './formats/voltagent.js';
 import { whoAndWhenProFormat } from './formats/who-and-when-pro.js';
 import type { RawInput } from './read-input.js';
 
@@ -31,6 +32,7 @@ const formats = new Map<string, TraceFormat>(
     whoAndWhenProFormat,
     openAiAgentsFormat,
     aiSdkFormat,
+    voltAgentFormat,
     openInferenceFormat,
     otelFormat,
     collectorRowsFormat,

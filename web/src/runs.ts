@@ -27,6 +27,7 @@ const OUTCOME_TEXT: Record<RunRecord['outcome'], string> = {
 /** Where a run came from: spans (an OTLP importer's format) or the recording proxy. */
 const SPAN_FORMATS = new Set([
   'ai-sdk',
+  'voltagent',
   'otel',
   'openinference',
   'openai-agents',

@@ -11,16 +11,15 @@
  * GenAI attributes (`gen_ai.system`), so this format is detected before `otel`.
  */
 import { TraceFormatError } from '../../errors.js';
-import { buildTrace } from '../build-trace.js';
 import { requireSteps } from '../chat-messages.js';
 import { argumentsText, isObject, parseJsonOr, textOf, type TraceFormat } from '../format.js';
 import type { ToolCall } from '../model.js';
-import { decodeOtlp, isOtlp, type OtlpSpan } from '../otlp.js';
-import { markedOutcome, sessionOf } from '../span-outcome.js';
+import { decodeOtlp, hasSpanAttribute, type OtlpSpan } from '../otlp.js';
+import { sessionOf } from '../span-outcome.js';
+import { spanRunTrace } from '../span-run.js';
 import {
   isoOfNanos,
   NO_AGENT,
-  noAgentNote,
   setModelUsage,
   stepsFromSpans,
   withQuestionStep,
@@ -133,33 +132,13 @@ function neutral(span: OtlpSpan): NeutralSpan {
   return out;
 }
 
-/**
- * An OTLP export whose spans carry `ai.operationId` (the AI SDK's telemetry): only the spans'
- * attribute keys are looked at, not every value, so the check stays cheap on other exports.
- */
-function hasAiSdkSpans(value: unknown): boolean {
-  if (!isOtlp(value)) return false;
-  for (const resource of value.resourceSpans) {
-    const scopes =
-      isObject(resource) && Array.isArray(resource.scopeSpans) ? resource.scopeSpans : [];
-    for (const scope of scopes) {
-      const spans = isObject(scope) && Array.isArray(scope.spans) ? scope.spans : [];
-      for (const span of spans) {
-        const attributes = isObject(span) && Array.isArray(span.attributes) ? span.attributes : [];
-        for (const attribute of attributes)
-          if (isObject(attribute) && attribute.key === OPERATION_ID) return true;
-      }
-    }
-  }
-  return false;
-}
-
 export const aiSdkFormat: TraceFormat = {
   name: NAME,
   description:
     'Vercel AI SDK telemetry spans in OTLP/JSON (ai.generateText.doGenerate, ai.toolCall)',
   detect(input) {
-    return input.kind === 'json' && hasAiSdkSpans(input.value);
+    // Spans carrying `ai.operationId` (the AI SDK's telemetry).
+    return input.kind === 'json' && hasSpanAttribute(input.value, (key) => key === OPERATION_ID);
   },
   parse(input, context) {
     if (input.kind !== 'json')
@@ -173,9 +152,6 @@ export const aiSdkFormat: TraceFormat = {
     const fromSpans = stepsFromSpans(spans.map(neutral));
     const steps = withQuestionStep(question, fromSpans);
     requireSteps(steps, context.file, NAME, 'resourceSpans');
-    const service = spans[0]?.resource['service.name'];
-    const marked = markedOutcome(spans);
-    const session = sessionOf(spans);
     // The run's first function id: how an app that knows no trace id names its run to the API.
     const functionId = spans
       .filter((span) => TURNS.has(String(span.attributes[OPERATION_ID])))
@@ -183,23 +159,14 @@ export const aiSdkFormat: TraceFormat = {
         (first, span) => (!first || span.start < first.start ? span : first),
         undefined,
       )?.attributes['ai.telemetry.functionId'];
-    const failed = spans.some((span) => span.error && !span.parentSpanId);
-    return [
-      buildTrace({
-        id: spans[0]?.traceId || context.id,
-        format: NAME,
-        source: context.file,
-        ...(question ? { question } : {}),
-        outcome: marked ?? (failed ? 'failure' : 'unknown'),
-        steps,
-        metadata: {
-          ...noAgentNote(fromSpans),
-          ...(typeof service === 'string' && service ? { service } : {}),
-          ...(marked ? { outcomeMarked: true } : {}),
-          ...(session ? { session } : {}),
-          ...(typeof functionId === 'string' && functionId ? { functionId } : {}),
-        },
-      }),
-    ];
+    const run = {
+      format: NAME,
+      spans,
+      question,
+      steps,
+      fromSpans,
+      metadata: { session: sessionOf(spans), functionId },
+    };
+    return [spanRunTrace(run, context)];
   },
 };
