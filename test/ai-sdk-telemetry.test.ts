@@ -1,8 +1,8 @@
 /**
  * The Vercel AI SDK 6's own telemetry (`experimental_telemetry: { isEnabled: true, functionId }`)
  * into the OTLP receiver: examples/pricing-team/ai-sdk.ts against its scripted model, Chat
- * Completions and the Responses API streamed, each streamed and not. Agents are the `functionId`s; the app wraps the run
- * in a root span of its own and marks the outcome there (`faultline.outcome`).
+ * Completions and the Responses API, each streamed and not. Agents are the `functionId`s; the app
+ * wraps the run in a root span of its own and marks the outcome there (`faultline.outcome`).
  */
 import { describeTelemetryTeam } from './telemetry-team.js';
 

@@ -2,7 +2,7 @@
  * LangGraph.js traced by OpenInference's LangChain.js instrumentation
  * (`@arizeai/openinference-instrumentation-langchain`) into the OTLP receiver:
  * examples/pricing-team/langgraph.ts `--otel` against its scripted model, Chat Completions and the
- * Responses API streamed, each streamed and not. Agents are the supervisor graph's nodes (`supervisor`, `researcher`,
+ * Responses API, each streamed and not. Agents are the supervisor graph's nodes (`supervisor`, `researcher`,
  * `analyst`); the handoffs' `ParentCommand` is no error; the app's root span marks the outcome.
  */
 import { describeTelemetryTeam } from './telemetry-team.js';

@@ -2,7 +2,7 @@
  * The OpenAI Agents SDK traced by OpenInference's bridge
  * (`@arizeai/openinference-instrumentation-openai-agents`) into the OTLP receiver:
  * examples/pricing-team/openai-agents.ts `--otel` against its scripted model, the Responses API
- * streamed and Chat Completions, each streamed and not. Replies are read from the output messages (the Responses API's
+ * and Chat Completions, each streamed and not. Replies are read from the output messages (the Responses API's
  * `message.contents`), never the raw response JSON; the app's root span marks the outcome.
  */
 import { describeTelemetryTeam } from './telemetry-team.js';

@@ -1,7 +1,7 @@
 /**
  * VoltAgent's own observability (`VoltAgentObservability({ spanProcessors })` with the OTLP/HTTP
  * exporter) into the OTLP receiver: examples/pricing-team/voltagent.ts against its scripted model,
- * Chat Completions and the Responses API streamed, each streamed and not. Agents are VoltAgent's names (`Coordinator`,
+ * Chat Completions and the Responses API, each streamed and not. Agents are VoltAgent's names (`Coordinator`,
  * its sub-agents `Researcher` and `Analyst` by `subagent.name`, not the supervisor's
  * `entity.name` they also carry); each model call is read from what VoltAgent reports of it (its
  * tool calls' spans, the agent's output), one step each; the app's root span (the coordinator's
