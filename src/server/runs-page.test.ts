@@ -1,7 +1,7 @@
 /**
  * The Runs view in headless Chromium: a failed agent run sent as OpenTelemetry spans (the SDK's
  * OTLP/JSON exporter) shows up in the list as it arrives, failed and attributed, with the blamed
- * agent counted for this week; its row opens the analysis.
+ * agent counted for this week and its task listed; its row opens the analysis.
  */
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
@@ -54,10 +54,13 @@ describe('Runs view in Chromium', { skip }, () => {
     const row = page.locator(`tr[data-run="${sent.traceId}"]`);
     await row.filter({ hasText: '@' }).waitFor({ timeout: 20_000 });
     const cells = await row.locator('td').allTextContents();
-    assert.equal(cells[1], 'spans (otel)');
-    assert.equal(cells[3], 'failed');
-    assert.match(cells[4] ?? '', /^\S.* @ \d+$/);
-    const blamedAgent = (cells[4] ?? '').split(' @ ')[0]!;
+    // Grouped by its task (its text's fingerprint: the app declares none), listed among the tasks.
+    assert.match(cells[1] ?? '', /^task-[0-9a-f]{12}$/);
+    await page.locator(`#runs-tasks tr[data-task="${cells[1]}"]`).waitFor();
+    assert.equal(cells[2], 'spans (otel)');
+    assert.equal(cells[4], 'failed');
+    assert.match(cells[5] ?? '', /^\S.* @ \d+$/);
+    const blamedAgent = (cells[5] ?? '').split(' @ ')[0]!;
     await page.locator('#runs-blame').waitFor();
     const blame = await page
       .locator('#runs-blame tbody tr')
@@ -66,7 +69,7 @@ describe('Runs view in Chromium', { skip }, () => {
       .allTextContents();
     assert.deepEqual(blame.slice(0, 3), [blamedAgent, '1', '0']);
     await screenshot(page, 'runs');
-    await row.locator('a').click();
+    await row.locator('a').first().click();
     await page.waitForURL(/\/analyses\//);
     await page.locator('article.step.blamed').waitFor();
     await page.close();

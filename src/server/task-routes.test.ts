@@ -32,7 +32,7 @@ describe('task routes', () => {
     }
     const other: Trace = {
       ...pricingRun(9, 'none'),
-      metadata: { task: 'nightly' },
+      metadata: { task: 'nightly pricing/eu' },
     };
     await repository.runs.save(other);
     task = taskOf(pricingRun(0, 'none'))!;
@@ -58,9 +58,9 @@ describe('task routes', () => {
       unknown: 1,
       latestAt: 'string',
     });
-    assert.equal(body.tasks.find((entry) => entry.task === 'nightly')?.runs, 1);
+    assert.equal(body.tasks.find((entry) => entry.task === 'nightly pricing/eu')?.runs, 1);
     const listed = await get<{ runs: { runId: string; task: string | null }[] }>('/api/runs');
-    assert.equal(listed.body.runs.find((run) => run.runId === 'run-9')?.task, 'nightly');
+    assert.equal(listed.body.runs.find((run) => run.runId === 'run-9')?.task, 'nightly pricing/eu');
   });
 
   it("answers a task's runs in time order and names the planted error", async () => {
@@ -98,7 +98,9 @@ describe('task routes', () => {
   });
 
   it('says why a task without a failed run has no spectrum', async () => {
-    const { status, body } = await get<TaskResponse>('/api/tasks/nightly');
+    const { status, body } = await get<TaskResponse>(
+      `/api/tasks/${encodeURIComponent('nightly pricing/eu')}`,
+    );
     assert.equal(status, 200);
     assert.equal(body.spectrum, null);
     assert.match(body.unavailable ?? '', /none of the 1 runs read failed/);
