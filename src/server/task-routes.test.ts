@@ -35,6 +35,8 @@ describe('task routes', () => {
       metadata: { task: 'nightly pricing/eu' },
     };
     await repository.runs.save(other);
+    const solo = pricingRun(10, 'researcher');
+    await repository.runs.save({ ...solo, metadata: { task: 'solo' } });
     task = taskOf(pricingRun(0, 'none'))!;
     app = createApp({ repository, log: () => undefined, webRoot: '/nonexistent' });
   });
@@ -48,7 +50,7 @@ describe('task routes', () => {
   it('lists the tasks with their runs counted by outcome', async () => {
     const { status, body } = await get<TasksResponse>('/api/tasks');
     assert.equal(status, 200);
-    assert.equal(body.total, 2);
+    assert.equal(body.total, 3);
     const pricing = body.tasks.find((entry) => entry.task === task);
     assert.deepEqual(pricing && { ...pricing, latestAt: typeof pricing.latestAt }, {
       task,
@@ -104,6 +106,12 @@ describe('task routes', () => {
     assert.equal(status, 200);
     assert.equal(body.spectrum, null);
     assert.match(body.unavailable ?? '', /none of the 1 runs read failed/);
+  });
+
+  it('says plainly when one failed run cannot conclude', async () => {
+    const { body } = await get<TaskResponse>('/api/tasks/solo');
+    assert.equal(body.spectrum?.conclusive, false);
+    assert.match(body.spectrum?.notes[0] ?? '', /only one run with an outcome/);
   });
 
   it('refuses unknown tasks and runs, passing runs to study, and bad limits', async () => {
