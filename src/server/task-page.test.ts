@@ -10,7 +10,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { browserUnavailable, launchBrowser, screenshot } from '../../test/browser.js';
+import {
+  browserUnavailable,
+  launchBrowser,
+  screenshot,
+  seriousViolations,
+} from '../../test/browser.js';
 import { pricingRun } from '../attribution/spectrum/__fixtures__/runs.js';
 import { databaseLocation } from '../config.js';
 import { openDatabase } from '../store/database.js';
@@ -84,6 +89,11 @@ describe('task view in Chromium', { skip }, () => {
     assert.equal(await marked.count(), 1);
     assert.equal(await marked.getAttribute('data-step'), '2');
     assert.match((await marked.textContent()) ?? '', /archived catalogue page/);
+    assert.deepEqual(await seriousViolations(page), []);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    assert.deepEqual(await seriousViolations(page), [], 'in dark mode');
+    await screenshot(page, 'task-dark');
+    await page.emulateMedia({ colorScheme: 'light' });
     await screenshot(page, 'task');
 
     // Another failed run studied, chosen on the page.
