@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { DEFAULT_WEB_ROOT } from '../src/server/app.js';
 import { ROOT } from './paths.js';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -12,6 +13,14 @@ export function browserUnavailable(): string | false {
   return existsSync(CHROMIUM)
     ? false
     : `${CHROMIUM} not found: apt-get install chromium (CI's .ci/run does)`;
+}
+
+/** Why page tests cannot run here (no Chromium, or the page not built), or false when they can. */
+export function pageUnavailable(): string | false {
+  return (
+    browserUnavailable() ||
+    (existsSync(DEFAULT_WEB_ROOT) ? false : `${DEFAULT_WEB_ROOT} missing: run npm run build`)
+  );
 }
 
 /** Launches headless Chromium with the flags this closed network needs. */

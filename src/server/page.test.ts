@@ -6,14 +6,14 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import {
-  browserUnavailable,
+  pageUnavailable,
   launchBrowser,
   screenshot,
   seriousViolations,
@@ -22,12 +22,9 @@ import { FIXTURES, ROOT } from '../../test/paths.js';
 import type { Attribution } from '../attribution/method.js';
 import { openDatabase } from '../store/database.js';
 import { Repository } from '../store/repository.js';
-import { DEFAULT_WEB_ROOT } from './app.js';
 import { startServer } from './serve.js';
 
-const skip =
-  browserUnavailable() ||
-  (existsSync(DEFAULT_WEB_ROOT) ? false : `${DEFAULT_WEB_ROOT} missing: run npm run build`);
+const skip = pageUnavailable();
 
 const HC_6 = join(ROOT, 'examples/who-and-when-hc-6.json');
 

@@ -4,21 +4,17 @@
  * agent counted for this week and its task listed; its row opens the analysis.
  */
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import type { Browser } from 'playwright-core';
-import { browserUnavailable, launchBrowser, screenshot } from '../../test/browser.js';
+import { pageUnavailable, launchBrowser, screenshot } from '../../test/browser.js';
 import { tracedRun } from '../../test/otel-run.js';
-import { DEFAULT_WEB_ROOT } from './app.js';
 import { startServer } from './serve.js';
 
-const skip =
-  browserUnavailable() ||
-  (existsSync(DEFAULT_WEB_ROOT) ? false : `${DEFAULT_WEB_ROOT} missing: run npm run build`);
+const skip = pageUnavailable();
 
 describe('Runs view in Chromium', { skip }, () => {
   let home = '';

@@ -4,14 +4,13 @@
  * the researcher's stale price first, and the latest failed run with that step marked.
  */
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
 import {
-  browserUnavailable,
+  pageUnavailable,
   launchBrowser,
   screenshot,
   seriousViolations,
@@ -20,12 +19,9 @@ import { pricingRun } from '../attribution/spectrum/__fixtures__/runs.js';
 import { databaseLocation } from '../config.js';
 import { openDatabase } from '../store/database.js';
 import { RunStore } from '../store/runs.js';
-import { DEFAULT_WEB_ROOT } from './app.js';
 import { startServer } from './serve.js';
 
-const skip =
-  browserUnavailable() ||
-  (existsSync(DEFAULT_WEB_ROOT) ? false : `${DEFAULT_WEB_ROOT} missing: run npm run build`);
+const skip = pageUnavailable();
 
 /** Failing (f) and passing (p) runs of the task, in the order they are stored. */
 const PLAN = 'fppfpfpf';
