@@ -10,10 +10,18 @@ import type {
   EvaluationSummaryRecord,
   RunRecord,
   HistoryEntry,
+  TaskRun,
+  TaskSummary,
   TraceSummary,
 } from '../store/records.js';
 import type { AgentInfo, Trace, TraceLabels } from '../trace/model.js';
 import type { TraceDiff } from '../attribution/diverge/types.js';
+import type {
+  Origin,
+  RankedUnit,
+  SpectrumResult,
+  SuspiciousStep,
+} from '../attribution/spectrum/types.js';
 
 export type { Attribution } from '../attribution/method.js';
 export type { AlignedPair, Divergence, TraceDiff } from '../attribution/diverge/types.js';
@@ -171,4 +179,40 @@ export interface BlameResponse {
   agents: AgentBlame[];
 }
 
+/** `GET /api/tasks?limit&offset`: tasks with their runs counted by outcome, latest run first. */
+export interface TasksResponse extends PageInfo {
+  tasks: TaskSummary[];
+}
+
+/** The spectrum of a task's runs (docs/SPECTRUM.md), as the task view shows it. */
+export interface TaskSpectrum extends Pick<
+  SpectrumResult,
+  'formula' | 'runs' | 'agents' | 'verdict' | 'conclusive' | 'notes'
+> {
+  /** The most suspicious units (at most TASK_UNITS), most suspicious first. */
+  units: RankedUnit[];
+  /** How many units the runs were cut into. */
+  unitCount: number;
+  /** Where failing runs first part from the passing ones. */
+  departures: Origin[];
+  /** The failed run studied, by its run id and its trace's id, and its steps, most suspicious first. */
+  failed: { runId: string; traceId: string; steps: SuspiciousStep[] };
+}
+
+/**
+ * `GET /api/tasks/:task?failed=RUN&limit=N`: the task's latest runs (at most `limit`, default 200,
+ * of `total`) oldest first, and their spectrum, studying run `failed` (default: the latest failing).
+ */
+export interface TaskResponse {
+  task: string;
+  runs: TaskRun[];
+  /** Runs of the task in the store; only the latest `limit` are read. */
+  total: number;
+  limit: number;
+  /** Null when the runs read cannot be compared (none failed): `unavailable` says why. */
+  spectrum: TaskSpectrum | null;
+  unavailable: string | null;
+}
+
 export type { AgentBlame, RunRecord, RunVerdict } from '../store/records.js';
+export type { TaskRun, TaskSummary } from '../store/records.js';

@@ -7,23 +7,20 @@
  * diverge for one run alone.
  */
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { browserUnavailable, launchBrowser, screenshot } from '../../test/browser.js';
+import { pageUnavailable, launchBrowser, screenshot } from '../../test/browser.js';
 import { recordTeamRun, startHarness } from '../../test/recording-harness.js';
 import { lastUserText } from '../../test/wire-server.js';
 import { ROOT } from '../../test/paths.js';
-import { DEFAULT_WEB_ROOT } from './app.js';
 import { startServer } from './serve.js';
 
-const skip =
-  browserUnavailable() ||
-  (existsSync(DEFAULT_WEB_ROOT) ? false : `${DEFAULT_WEB_ROOT} missing: run npm run build`);
+const skip = pageUnavailable();
 
 const DIVERGE = join(ROOT, 'src/attribution/diverge/__fixtures__');
 const LOGPROBS = join(ROOT, 'src/trace/__fixtures__/formats/messages-logprobs.json');

@@ -24,6 +24,8 @@ export function describeJob(job: Job): string {
       return `the outcome of run ${job.runId}`;
     case 'open-record':
       return `record ${job.index} of evaluation ${job.evaluationId}`;
+    case 'task-spectrum':
+      return `the spectrum of the latest ${job.limit} runs of task ${job.task}`;
     case 'labels':
       return 'the labelled traces';
     case 'reread':

@@ -1,7 +1,7 @@
 /**
  * The server's heavy work as jobs: importing an upload, analysing a stored trace, diffing two,
  * storing a run received as spans (src/live/) or its outcome, opening an evaluated trace from its
- * file, and the labelled traces' download. A job reads and writes the database itself and returns
+ * file, a task's spectrum over its latest runs, and the labelled traces' download. A job reads and writes the database itself and returns
  * only its answer, so it can run in a worker thread (job-pool.ts) without a large trace being
  * parsed on the thread that answers requests (the download crosses once, as the text it sends).
  */
@@ -15,9 +15,10 @@ import { rereadRun, storeLiveRun, type StoredLiveRun } from '../live/store-run.j
 import type { OtlpDocument } from '../live/span-buffer.js';
 import { markOutcome, type MarkedOutcome } from '../recording/replay/outcome.js';
 import type { TraceOutcome } from '../trace/model.js';
-import type { AnalysisResponse, DiffResponse, UploadResponse } from './api-types.js';
+import type { AnalysisResponse, DiffResponse, TaskResponse, UploadResponse } from './api-types.js';
 import { labelMatch } from './label-match.js';
 import { openRecord } from './open-record.js';
+import { taskSpectrum, type TaskSpectrumRequest } from './task-spectrum.js';
 
 /** What an analysis asks for, as the route has checked it. */
 export interface AnalysisJobRequest {
@@ -41,6 +42,8 @@ export type Job =
   /** Reads unreadable runs' kept spans again: one run, or every one (at most 1,000). */
   | { kind: 'reread'; runId?: string }
   | { kind: 'open-record'; evaluationId: string; index: number }
+  /** A task's latest runs and their spectrum (task-spectrum.ts). */
+  | ({ kind: 'task-spectrum' } & TaskSpectrumRequest)
   | { kind: 'labels' };
 
 /** What each kind of job answers. */
@@ -52,6 +55,7 @@ export interface JobResults {
   reread: StoredLiveRun[];
   outcome: MarkedOutcome;
   'open-record': { status: 200 | 201; answer: AnalysisResponse };
+  'task-spectrum': TaskResponse;
   /** Every labelled trace, as the JSON text of one array. */
   labels: string;
 }
@@ -161,6 +165,8 @@ export async function runJob(repository: Repository, job: Job): Promise<JobResul
       });
     case 'open-record':
       return openRecord(repository, job.evaluationId, job.index);
+    case 'task-spectrum':
+      return taskSpectrum(repository, job);
     case 'labels':
       // Built where the traces are parsed, so a large store never stalls the request thread.
       return JSON.stringify(await repository.labelledTraces());

@@ -6,44 +6,30 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { browserUnavailable, launchBrowser, screenshot } from '../../test/browser.js';
+import {
+  pageUnavailable,
+  launchBrowser,
+  screenshot,
+  seriousViolations,
+} from '../../test/browser.js';
 import { FIXTURES, ROOT } from '../../test/paths.js';
 import type { Attribution } from '../attribution/method.js';
 import { openDatabase } from '../store/database.js';
 import { Repository } from '../store/repository.js';
-import { DEFAULT_WEB_ROOT } from './app.js';
 import { startServer } from './serve.js';
 
-const skip =
-  browserUnavailable() ||
-  (existsSync(DEFAULT_WEB_ROOT) ? false : `${DEFAULT_WEB_ROOT} missing: run npm run build`);
+const skip = pageUnavailable();
 
 const HC_6 = join(ROOT, 'examples/who-and-when-hc-6.json');
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 /** Values read in the page; typed by hand (the tests compile without the DOM library). */
 const inPage = <Result>(page: Page, expression: string) => page.evaluate<Result>(expression);
-
-/** axe-core's serious and critical violations on the page as it is. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.evaluate(AXE);
-  const violations = await inPage<{ id: string; impact: string; nodes: number; target: string }[]>(
-    page,
-    `axe.run(document, { runOnly: ['wcag2a', 'wcag2aa', 'best-practice'] }).then((result) =>
-       result.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length,
-         target: String(v.nodes[0] && v.nodes[0].target) })))`,
-  );
-  return violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${violation.id} (${violation.nodes} nodes, e.g. ${violation.target})`);
-}
 
 describe('web page in Chromium', { skip }, () => {
   let home = '';

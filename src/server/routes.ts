@@ -1,6 +1,6 @@
 /**
- * The HTTP API: the traces (uploads, labels), the analyses, evaluation runs, recorded runs and
- * diffs, a module each, and what the page asks first (health, the methods and formats). Inputs are
+ * The HTTP API: the traces (uploads, labels), the analyses, evaluation runs, recorded runs, their
+ * tasks and diffs, a module each, and what the page asks first (health, the methods and formats). Inputs are
  * validated at the edge, in those modules; handlers call the same library functions as the
  * command line.
  */
@@ -14,6 +14,7 @@ import type { HealthResponse, MethodsResponse } from './api-types.js';
 import { diffRoutes } from './diff-routes.js';
 import { evaluationRoutes } from './evaluation-routes.js';
 import { runRoutes } from './run-routes.js';
+import { taskRoutes } from './task-routes.js';
 import { traceRoutes } from './trace-routes.js';
 
 /** The API routes, mounted under /api. */
@@ -47,6 +48,7 @@ export function apiRoutes(repository: Repository, options: RouteOptions): Hono {
   api.route('/', analysisRoutes(repository, options));
   api.route('/evaluations', evaluationRoutes(repository, jobs));
   api.route('/runs', runRoutes(repository, jobs, options.log));
+  api.route('/tasks', taskRoutes(repository, jobs));
   api.route('/diff', diffRoutes(jobs));
 
   return api;

@@ -1,24 +1,20 @@
 /**
  * The Runs view in headless Chromium: a failed agent run sent as OpenTelemetry spans (the SDK's
  * OTLP/JSON exporter) shows up in the list as it arrives, failed and attributed, with the blamed
- * agent counted for this week; its row opens the analysis.
+ * agent counted for this week and its task listed; its row opens the analysis.
  */
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import type { Browser } from 'playwright-core';
-import { browserUnavailable, launchBrowser, screenshot } from '../../test/browser.js';
+import { pageUnavailable, launchBrowser, screenshot } from '../../test/browser.js';
 import { tracedRun } from '../../test/otel-run.js';
-import { DEFAULT_WEB_ROOT } from './app.js';
 import { startServer } from './serve.js';
 
-const skip =
-  browserUnavailable() ||
-  (existsSync(DEFAULT_WEB_ROOT) ? false : `${DEFAULT_WEB_ROOT} missing: run npm run build`);
+const skip = pageUnavailable();
 
 describe('Runs view in Chromium', { skip }, () => {
   let home = '';
@@ -54,10 +50,13 @@ describe('Runs view in Chromium', { skip }, () => {
     const row = page.locator(`tr[data-run="${sent.traceId}"]`);
     await row.filter({ hasText: '@' }).waitFor({ timeout: 20_000 });
     const cells = await row.locator('td').allTextContents();
-    assert.equal(cells[1], 'spans (otel)');
-    assert.equal(cells[3], 'failed');
-    assert.match(cells[4] ?? '', /^\S.* @ \d+$/);
-    const blamedAgent = (cells[4] ?? '').split(' @ ')[0]!;
+    // Grouped by its task (its text's fingerprint: the app declares none), listed among the tasks.
+    assert.match(cells[1] ?? '', /^task-[0-9a-f]{12}$/);
+    await page.locator(`#runs-tasks tr[data-task="${cells[1]}"]`).waitFor();
+    assert.equal(cells[2], 'spans (otel)');
+    assert.equal(cells[4], 'failed');
+    assert.match(cells[5] ?? '', /^\S.* @ \d+$/);
+    const blamedAgent = (cells[5] ?? '').split(' @ ')[0]!;
     await page.locator('#runs-blame').waitFor();
     const blame = await page
       .locator('#runs-blame tbody tr')
@@ -66,7 +65,7 @@ describe('Runs view in Chromium', { skip }, () => {
       .allTextContents();
     assert.deepEqual(blame.slice(0, 3), [blamedAgent, '1', '0']);
     await screenshot(page, 'runs');
-    await row.locator('a').click();
+    await row.locator('a').first().click();
     await page.waitForURL(/\/analyses\//);
     await page.locator('article.step.blamed').waitFor();
     await page.close();

@@ -2,7 +2,7 @@
  * The store's essential cases on both databases: SQLite (a temporary file) and PostgreSQL (a
  * server started for this file, test/postgres-server.ts; skipped with the reason where it cannot
  * start). Migrations on an empty database and again on an up-to-date one, traces listed, paged
- * and filtered, analyses, evaluations, recorded runs, transactions, and two processes migrating
+ * and filtered, analyses, evaluations, recorded runs and their tasks, transactions, and two processes migrating
  * one PostgreSQL database at once.
  */
 import assert from 'node:assert/strict';
@@ -178,6 +178,28 @@ function storeCases(
           { agent: 'B', thisWeek: 1, lastWeek: 0 },
         ]);
         assert.equal((await repository.runs.get(first.traceId))?.runId, 'run-1');
+      });
+    });
+
+    it("counts the runs of each task by outcome and reads a task's latest runs", async (context) => {
+      await eachRepository(context, async (repository) => {
+        const outcomes = ['failure', 'success', 'failure', 'unknown'] as const;
+        for (const [index, outcome] of outcomes.entries())
+          await repository.runs.save({ ...trace(`t-${index}`), outcome, metadata: { task: 'T' } });
+        await repository.runs.save({ ...trace('u-0'), metadata: { task: 'U' } });
+        const { items, total } = await repository.tasks.list();
+        assert.equal(total, 2);
+        const task = items.find((entry) => entry.task === 'T');
+        assert.deepEqual(task && [task.runs, task.failed, task.passed, task.unknown], [4, 2, 1, 1]);
+        assert.equal(await repository.tasks.count('T'), 4);
+        const latest = await repository.tasks.latest('T', 2);
+        assert.deepEqual(
+          latest.map(({ run, trace: read }) => [run.runId, run.outcome, read.id]),
+          [
+            ['t-2', 'failure', 't-2'],
+            ['t-3', 'unknown', 't-3'],
+          ],
+        );
       });
     });
 

@@ -85,6 +85,8 @@ export interface RunRecord {
   /** The file the proxy writes the run to, when it writes one. */
   file: string | null;
   outcome: TraceOutcome;
+  /** The task it is a run of (src/trace/task.ts); null for runs stored before tasks were kept. */
+  task: string | null;
   steps: number;
   /** The trace's name and format (`otel`, `openinference`… for spans; the proxy's own otherwise). */
   name: string;
@@ -98,4 +100,26 @@ export interface RunRecord {
   unreadable: string | null;
   createdAt: string;
   updatedAt: string;
+}
+
+/** A task and its runs counted by outcome. */
+export interface TaskSummary {
+  task: string;
+  runs: number;
+  failed: number;
+  passed: number;
+  /** Runs without an outcome yet. */
+  unknown: number;
+  /** When its latest run was first stored. */
+  latestAt: string;
+}
+
+/** A run of a task, as the task view's strip shows it. */
+export interface TaskRun {
+  runId: string;
+  traceId: string;
+  name: string;
+  outcome: TraceOutcome;
+  steps: number;
+  createdAt: string;
 }

@@ -17,6 +17,7 @@ import type { Page, Paged } from './paging.js';
 import { UnreadableRuns } from './unreadable-runs.js';
 import { latestRunBy, type RunKey } from './run-lookup.js';
 import { RunStore } from './runs.js';
+import { TaskStore } from './task-runs.js';
 import type {
   AnalysisRecord,
   EvaluationSummaryRecord,
@@ -57,6 +58,8 @@ export class Repository {
   readonly runs: RunStore;
   /** Runs whose spans no importer could read. */
   readonly unreadableRuns: UnreadableRuns;
+  /** The runs of each task (runs.task). */
+  readonly tasks: TaskStore;
 
   /** Analyses of stored traces. */
   readonly analyses: AnalysisStore;
@@ -66,6 +69,7 @@ export class Repository {
   constructor(private readonly db: Db) {
     this.runs = new RunStore(db);
     this.unreadableRuns = new UnreadableRuns(db);
+    this.tasks = new TaskStore(db);
     this.analyses = new AnalysisStore(db);
     this.evaluations = new EvaluationStore(db);
   }

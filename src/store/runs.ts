@@ -15,60 +15,10 @@ import type { Dialect } from './driver.js';
 import { jsonPathText, jsonText, traceWithOutcome } from './dialect-sql.js';
 import type { StoreTables } from './tables.js';
 import { pageBounds, type Page, type Paged } from './paging.js';
-import { UNREADABLE_FORMAT, type AgentBlame, type RunRecord, type RunVerdict } from './records.js';
+import { UNREADABLE_FORMAT, type AgentBlame, type RunRecord } from './records.js';
+import { toRecord } from './run-rows.js';
 
 export type { AgentBlame, RunRecord, RunVerdict } from './records.js';
-
-interface RunRow {
-  run_id: string;
-  trace_id: string;
-  file: string | null;
-  outcome: string;
-  steps: number;
-  name: string;
-  format: string;
-  created_at: string;
-  updated_at: string;
-  analysis_id: string | null;
-  analysis_method: string | null;
-  analysis_result: string | null;
-  analysis_created: string | null;
-  unreadable: string | null;
-}
-
-/** The fields of a stored analysis the list reads. */
-function verdictOf(row: RunRow): RunVerdict | null {
-  if (!row.analysis_id || !row.analysis_result) return null;
-  const result = JSON.parse(row.analysis_result) as {
-    agent?: string | null;
-    step?: number | null;
-    modes?: { code: string }[];
-  };
-  return {
-    analysisId: row.analysis_id,
-    method: row.analysis_method ?? '',
-    agent: result.agent ?? null,
-    step: result.step ?? null,
-    modes: (result.modes ?? []).map((mode) => mode.code),
-    createdAt: row.analysis_created ?? '',
-  };
-}
-
-const OUTCOMES = new Set<TraceOutcome>(['success', 'failure', 'unknown']);
-
-const toRecord = (row: RunRow): RunRecord => ({
-  runId: row.run_id,
-  traceId: row.trace_id,
-  file: row.file,
-  outcome: OUTCOMES.has(row.outcome as TraceOutcome) ? (row.outcome as TraceOutcome) : 'unknown',
-  steps: row.steps,
-  name: row.name,
-  format: row.format,
-  verdict: verdictOf(row),
-  unreadable: row.format === UNREADABLE_FORMAT ? (row.unreadable ?? 'unreadable spans') : null,
-  createdAt: row.created_at,
-  updatedAt: row.updated_at,
-});
 
 /** Runs with their trace's size and name and their latest analysis, as the list shows them. */
 function selectRuns(queries: QueryCreator<StoreTables>, dialect: Dialect) {
@@ -98,6 +48,7 @@ function selectRuns(queries: QueryCreator<StoreTables>, dialect: Dialect) {
       'runs.trace_id',
       'runs.file',
       'runs.outcome',
+      'runs.task',
       'runs.created_at',
       'runs.updated_at',
       'traces.steps',

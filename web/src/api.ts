@@ -14,6 +14,8 @@ import type {
   ExamplesResponse,
   MethodsResponse,
   RunsResponse,
+  TaskResponse,
+  TasksResponse,
   TraceResponse,
   TracesResponse,
   UploadResponse,
@@ -24,6 +26,11 @@ export type {
   BlameResponse,
   RunRecord,
   RunsResponse,
+  TaskResponse,
+  TaskRun,
+  TaskSpectrum,
+  TaskSummary,
+  TasksResponse,
   AlignedPair,
   Analysis,
   DiffResponse,
@@ -88,6 +95,10 @@ export const api = {
   runs: (page: { offset?: number; limit?: number } = {}) =>
     call<RunsResponse>(`/api/runs${query(page)}`),
   blame: () => call<BlameResponse>('/api/runs/blame'),
+  tasks: (page: { offset?: number; limit?: number } = {}) =>
+    call<TasksResponse>(`/api/tasks${query(page)}`),
+  task: (task: string, failed?: string) =>
+    call<TaskResponse>(`/api/tasks/${encodeURIComponent(task)}${query({ failed })}`),
   diff: (failed: string, passed: string) =>
     call<DiffResponse>(`/api/diff${query({ failed, passed })}`),
   loadExample: (name: string) =>

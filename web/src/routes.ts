@@ -1,10 +1,15 @@
-/** The page's routes: every trace, analysis, evaluation and diff has its own URL. */
+/** The page's routes: every trace, analysis, evaluation, task and diff has its own URL. */
+
+/** The task view's path, studying failed run `failed` when given. */
+export const taskPath = (task: string, failed?: string) =>
+  `/tasks/${encodeURIComponent(task)}${failed ? `?failed=${encodeURIComponent(failed)}` : ''}`;
 
 /** What a path shows. */
 export type Route =
   | { tab: 'analyse'; traceId?: string; analysisId?: string }
   | { tab: 'history' }
   | { tab: 'runs' }
+  | { tab: 'task'; task: string; failed?: string }
   | { tab: 'evaluations'; id?: string }
   | { tab: 'diff'; failed: string; passed: string };
 
@@ -24,15 +29,20 @@ export function parseRoute(path: string): Route {
   if (first === 'analyses' && second) return { tab: 'analyse', analysisId: second };
   if (first === 'history') return { tab: 'history' };
   if (first === 'runs') return { tab: 'runs' };
+  if (first === 'tasks' && second) {
+    const failed = new URLSearchParams(search).get('failed');
+    return failed ? { tab: 'task', task: second, failed } : { tab: 'task', task: second };
+  }
   if (first === 'evaluations')
     return second ? { tab: 'evaluations', id: second } : { tab: 'evaluations' };
   return { tab: 'analyse' };
 }
 
-/** Shows tab `name` and marks its link as the current page. */
+/** Shows tab `name` and marks its link as the current page (a task's view is under Runs). */
 export function switchTab(name: Route['tab']): void {
+  const current = name === 'task' ? 'runs' : name;
   for (const link of document.querySelectorAll<HTMLAnchorElement>('nav a')) {
-    const active = link.dataset.tab === name;
+    const active = link.dataset.tab === current;
     link.classList.toggle('active', active);
     if (active) link.setAttribute('aria-current', 'page');
     else link.removeAttribute('aria-current');

@@ -1,18 +1,22 @@
 /**
  * Runs: runs recorded by the proxy or received as OpenTelemetry spans, newest first, as they
  * arrive (the first page refreshes every few seconds), with how each ended and its latest verdict
- * and failure modes (or, for spans no reader knows, why they were not read); above them, the agents blamed most for failed runs this week against last. A
- * run opens in the analysis view (its verdict, or its trace when it has none).
+ * and failure modes (or, for spans no reader knows, why they were not read) and the task it is a run
+ * of; below them, the tasks with their runs counted by outcome (each opens its task view), and the
+ * agents blamed most for failed runs this week against last. A run opens in the analysis view (its
+ * verdict, or its trace when it has none).
  */
-import type { AgentBlame, BlameResponse, RunRecord, RunsResponse } from './api.js';
+import type { AgentBlame, BlameResponse, RunRecord, RunsResponse, TasksResponse } from './api.js';
 import { element, table } from './dom.js';
 import { pager } from './pager.js';
+import { taskLink, taskTable } from './task-list.js';
 
 /** What the view can ask the page to do. */
 export interface RunsActions {
   navigate(path: string): void;
   load(page: { offset?: number }): Promise<RunsResponse>;
   blame(): Promise<BlameResponse>;
+  tasks(): Promise<TasksResponse>;
 }
 
 /** How often the first page is fetched again while it is on screen, in ms. */
@@ -76,9 +80,13 @@ function runLine(run: RunRecord, actions: RunsActions): HTMLTableRowElement {
       ...(run.unreadable !== null ? { title: run.unreadable } : {}),
     },
     element('td', {}, link),
+    element('td', {}, run.task === null ? '—' : taskLink(run.task, shortTask(run.task))),
     ...cells.map((text) => element('td', {}, text)),
   );
 }
+
+/** A task name cut to fit its cell (the link's title and the task view show it whole). */
+const shortTask = (task: string) => (task.length > 40 ? `${task.slice(0, 39)}…` : task);
 
 const change = (row: AgentBlame) => {
   const delta = row.thisWeek - row.lastWeek;
@@ -116,6 +124,8 @@ export async function renderRuns(container: HTMLElement, actions: RunsActions): 
   const heading = element('h2', {}, 'Runs');
   const blameHeading = element('h3', {}, 'Blamed for failed runs');
   const blameSlot = element('div', { id: 'runs-blame-slot' });
+  const tasksHeading = element('h3', {}, 'Tasks');
+  const tasksSlot = element('div', { id: 'runs-tasks-slot' });
   const status = element('p', { class: 'meta', role: 'status', id: 'runs-status' });
   const body = element('tbody', { id: 'runs-body' });
   let offset = 0;
@@ -132,17 +142,24 @@ export async function renderRuns(container: HTMLElement, actions: RunsActions): 
   const load = async (wanted: number) => {
     requested += 1;
     const ticket = requested;
-    const [page, blame] = await Promise.all([actions.load({ offset: wanted }), actions.blame()]);
+    const [page, blame, tasks] = await Promise.all([
+      actions.load({ offset: wanted }),
+      actions.blame(),
+      actions.tasks(),
+    ]);
     if (ticket !== requested) return;
     offset = wanted;
     fill(page);
     blameSlot.replaceChildren(blameTable(blame.agents));
+    tasksSlot.replaceChildren(taskTable(tasks));
   };
   container.replaceChildren(
     heading,
     status,
-    table(['run', 'source', 'steps', 'outcome', 'verdict', 'modes', 'updated'], body),
+    table(['run', 'task', 'source', 'steps', 'outcome', 'verdict', 'modes', 'updated'], body),
     paging.element,
+    tasksHeading,
+    tasksSlot,
     blameHeading,
     blameSlot,
   );

@@ -1,5 +1,5 @@
 /**
- * The tabs besides Analyse: History, Runs, Evaluations and the diff of two runs. Each renders
+ * The tabs besides Analyse: History, Runs (and a task's view), Evaluations and the diff of two runs. Each renders
  * into its own section and reaches the rest of the page through `TabActions`.
  */
 import { api } from './api.js';
@@ -9,6 +9,7 @@ import { renderEvaluations } from './evaluations.js';
 import { renderHistory } from './history.js';
 import type { Route } from './routes.js';
 import { renderRuns } from './runs.js';
+import { renderTaskView } from './task-view.js';
 
 /** What the tabs need from the page. */
 export interface TabActions {
@@ -41,6 +42,13 @@ export async function showTab(
       navigate,
       load: (page) => api.runs(page),
       blame: () => api.blame(),
+      tasks: () => api.tasks(),
+    });
+  if (route.tab === 'task')
+    return await renderTaskView(byId('task'), route.task, route.failed, {
+      load: (task, failed) => api.task(task, failed),
+      trace: async (id) => (await api.trace(id)).trace,
+      navigate,
     });
   if (route.tab === 'evaluations') return await showEvaluations(route.id, actions);
   return await showDiff(route.failed, route.passed, navigate);

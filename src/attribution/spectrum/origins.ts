@@ -7,22 +7,13 @@
  * there is nothing to part from, and the list is empty.
  */
 import type { UnitTally } from './tally.js';
+import type { Origin } from './types.js';
 import type { Abstraction } from './units.js';
+
+export type { Origin } from './types.js';
 
 /** A step an agent of the team took (not the task, nor a tool's output). */
 const actedByTeam = (role: string) => role === 'agent';
-
-/** A unit at which failing runs first depart, and in how many. */
-export interface Origin {
-  unit: string;
-  agent: string;
-  /** Failing runs whose first departure it is. */
-  runs: number;
-  /** Failing runs holding it at all. */
-  failingRuns: number;
-  /** The step at which it is most often the first departure (the earliest such, on a tie). */
-  step: number;
-}
 
 /** The units at which failing runs first depart from the passing ones, most runs first. */
 export function departures(abstraction: Abstraction, tally: UnitTally): Origin[] {

@@ -2,7 +2,7 @@
  * The spectrum as a verdict carries it (`Attribution.spectrum`): the runs compared, whether they
  * vary enough to conclude, and the failed run's most suspicious steps with their counts.
  */
-import type { SpectrumResult } from './rank.js';
+import type { SpectrumResult, SuspiciousStep } from './types.js';
 
 /** A spectrum analysis in brief. */
 export interface SpectrumSummary {
@@ -11,14 +11,7 @@ export interface SpectrumSummary {
   conclusive: boolean;
   notes: string[];
   /** The failed run's most suspicious steps (at most five), with their units' counts. */
-  steps: {
-    step: number;
-    agent: string;
-    unit: string;
-    score: number;
-    failingRuns: number;
-    passingRuns: number;
-  }[];
+  steps: SuspiciousStep[];
   /** Agents by their most suspicious step, with that step's score. */
   agents: { agent: string; score: number }[];
 }

@@ -1,0 +1,101 @@
+/**
+ * The task view in headless Chromium against a real server (its spectrum a job in a worker): the
+ * Runs view lists the task, whose view shows the runs as a pass/fail strip, the units table with
+ * the researcher's stale price first, and the latest failed run with that step marked.
+ */
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { Browser } from 'playwright-core';
+import {
+  pageUnavailable,
+  launchBrowser,
+  screenshot,
+  seriousViolations,
+} from '../../test/browser.js';
+import { pricingRun } from '../attribution/spectrum/__fixtures__/runs.js';
+import { databaseLocation } from '../config.js';
+import { openDatabase } from '../store/database.js';
+import { RunStore } from '../store/runs.js';
+import { startServer } from './serve.js';
+
+const skip = pageUnavailable();
+
+/** Failing (f) and passing (p) runs of the task, in the order they are stored. */
+const PLAN = 'fppfpfpf';
+const TASK = 'nightly pricing/eu';
+
+describe('task view in Chromium', { skip }, () => {
+  let home = '';
+  let browser: Browser;
+  let server: Awaited<ReturnType<typeof startServer>>;
+
+  before(async () => {
+    home = await mkdtemp(join(tmpdir(), 'faultline-task-page-'));
+    const db = await openDatabase(databaseLocation(home));
+    const runs = new RunStore(db);
+    for (const [index, kind] of [...PLAN].entries()) {
+      const run = pricingRun(index, kind === 'f' ? 'researcher' : 'none');
+      await runs.save({ ...run, metadata: { ...run.metadata, task: TASK } });
+    }
+    await db.close();
+    server = await startServer({ home, host: '127.0.0.1', port: 0, workers: 1 });
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+    await rm(home, { recursive: true, force: true });
+  });
+
+  it('opens a task from the Runs view: its strip, its units and the marked step', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(new URL('/runs', server.state.url).href);
+    const taskRow = page.locator('#runs-tasks tbody tr').first();
+    await taskRow.waitFor();
+    assert.deepEqual((await taskRow.locator('td').allTextContents()).slice(0, 4), [
+      TASK,
+      '8',
+      '4',
+      '4',
+    ]);
+    await taskRow.locator('a').click();
+    await page.waitForURL(/\/tasks\/nightly%20pricing%2Feu$/);
+    await page.locator('#task-steps').waitFor({ timeout: 30_000 });
+
+    const marks = page.locator('#task-strip a.run-mark');
+    assert.equal(await marks.count(), PLAN.length);
+    const classes = await marks.evaluateAll((links) =>
+      links.map((link) => (link.classList.contains('failure') ? 'f' : 'p')),
+    );
+    assert.equal(classes.join(''), PLAN);
+    assert.equal(await page.locator('#task-strip a.studied').getAttribute('data-run'), 'run-7');
+
+    const top = await page.locator('#task-units tbody tr').first().locator('td').allTextContents();
+    assert.equal(top[1], 'Researcher');
+    assert.equal(top[4], 'in 4 of 4 failing and 0 of 4 passing');
+    assert.match(
+      (await page.locator('#task-conclusion').textContent()) ?? '',
+      /Researcher, step 2/,
+    );
+
+    const marked = page.locator('#task-steps article.step.suspicious.top');
+    assert.equal(await marked.count(), 1);
+    assert.equal(await marked.getAttribute('data-step'), '2');
+    assert.match((await marked.textContent()) ?? '', /archived catalogue page/);
+    assert.deepEqual(await seriousViolations(page), []);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    assert.deepEqual(await seriousViolations(page), [], 'in dark mode');
+    await screenshot(page, 'task-dark');
+    await page.emulateMedia({ colorScheme: 'light' });
+    await screenshot(page, 'task');
+
+    // Another failed run studied, chosen on the page.
+    await page.selectOption('#task-failed', 'run-0');
+    await page.waitForURL(/\?failed=run-0$/);
+    await page.locator('#task-strip a.studied[data-run="run-0"]').waitFor();
+    await page.close();
+  });
+});
