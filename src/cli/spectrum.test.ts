@@ -162,5 +162,19 @@ describe('faultline spectrum', () => {
     const none = await faultline('spectrum', '--task', 'weekly');
     assert.equal(none.code, 2);
     assert.match(none.stderr, /the store holds no run of task weekly/);
+
+    // attribute --task: a failed run's file, compared with the task's runs in the store
+    const file = join(process.env.FAULTLINE_HOME!, 'nightly-failed.json');
+    writeFileSync(file, JSON.stringify(pricingRun(9, 'researcher')));
+    const verdict = await faultline('attribute', file, '--task', 'nightly', '--json');
+    assert.equal(verdict.code, 0, verdict.stderr);
+    const result = JSON.parse(verdict.stdout) as { method: string; agent: string; step: number };
+    assert.deepEqual([result.method, result.agent, result.step], ['combined', 'Researcher', 2]);
+    const offline = await faultline('attribute', file, '--task', 'nightly', '--method', 'offline');
+    assert.equal(offline.code, 2);
+    assert.match(
+      offline.stderr,
+      /--method offline compares with none; drop --method, or drop --task/,
+    );
   });
 });

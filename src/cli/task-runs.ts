@@ -4,6 +4,7 @@
  * `failed/`, src/trace/task.ts), grouped by task; several tasks among them is an error that lists
  * them, unless `--task` picks one or `--one-task` says they are all one.
  */
+import { databaseLocation } from '../config.js';
 import { UserError } from '../errors.js';
 import type { Trace } from '../trace/model.js';
 import { outcomeFromPath, taskOf, TASK_KEY } from '../trace/task.js';
@@ -77,6 +78,25 @@ function tasksListed(byTask: ReadonlyMap<string, Trace[]>): string {
     .slice(0, 5)
     .map(([task, runs]) => `${task} (${runs.length} run${runs.length === 1 ? '' : 's'})`);
   return sorted.length > 5 ? `${shown.join(', ')} and ${sorted.length - 5} more` : shown.join(', ');
+}
+
+/** The runs of a task in the store (`runs.task`: recorded by the proxy, rerun, or received). */
+export async function storedTaskRuns(task: string): Promise<TaskRuns> {
+  const [{ openDatabase }, { tracesOfTask }] = await Promise.all([
+    import('../store/database.js'),
+    import('../store/task-runs.js'),
+  ]);
+  const db = await openDatabase(databaseLocation());
+  try {
+    const runs = await tracesOfTask(db, task);
+    if (runs.length === 0)
+      throw new UserError(
+        `the store holds no run of task ${task} (faultline rerun --task records some)`,
+      );
+    return { task, runs, batch: { files: 0, traces: runs.length, failedFiles: 0 } };
+  } finally {
+    await db.close();
+  }
 }
 
 /** A run read in a batch, with its outcome from its folder where the file does not say. */

@@ -14,7 +14,7 @@ export const SPECTRUM = 'spectrum';
 
 /** The message for a call without other runs of the task. */
 export const NEEDS_RUNS =
-  'the spectrum method compares the failed run with other runs of the same task: give them with --runs FOLDER (faultline rerun records them)';
+  'the spectrum method compares the failed run with other runs of the same task: give them with --runs FOLDER, or --task ID for the runs of a task in the store (faultline rerun records them)';
 
 /**
  * The run list the analysis reads: the siblings (the run itself left out), then the run. When no

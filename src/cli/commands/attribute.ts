@@ -20,7 +20,7 @@ import { renderAttribution, renderBatchSummary } from '../render.js';
 import { loadOneRun } from './diff.js';
 import { COMBINED } from '../../attribution/spectrum/combined.js';
 import { NEEDS_RUNS } from '../../attribution/spectrum/method.js';
-import { readTaskRuns, siblingsInBatch, withPathOutcome } from '../task-runs.js';
+import { readTaskRuns, siblingsInBatch, storedTaskRuns, withPathOutcome } from '../task-runs.js';
 
 interface AttributeFlags extends LlmFlags {
   method: string;
@@ -33,6 +33,7 @@ interface AttributeFlags extends LlmFlags {
   concurrency: string;
   ref?: string;
   runs?: string;
+  task?: string;
 }
 
 /** Registers `faultline attribute`. */
@@ -63,15 +64,8 @@ export function registerAttribute(program: Command, exit: (code: number) => void
       'below this agent confidence (0-1) answer "no confident attribution" (agent and step null, candidates kept); methods that state no confidence are unaffected',
     )
     .option('--format <name>', 'read as this format instead of detecting it')
-    .option('--concurrency <n>', 'traces attributed at once (LLM methods)', '4')
-    .option(
-      '--ref <passed>',
-      'a passing run of the same task, for --method diverge (the first step where each run departs from it)',
-    )
-    .option(
-      '--runs <folder>',
-      'other runs of the same task, passing and failing (a folder or file): the verdict combines the offline model, their spectrum and where the run parts from a passing one (--method combined, the default with --runs; or spectrum)',
-    );
+    .option('--concurrency <n>', 'traces attributed at once (LLM methods)', '4');
+  addRunOptions(command);
   addLlmOptions(command)
     .addHelpText(
       'after',
@@ -80,7 +74,8 @@ export function registerAttribute(program: Command, exit: (code: number) => void
     .action(async (paths: string[], flags: AttributeFlags, command: Command) => {
       // With the default method, a run whose task has other runs in the batch, one of them
       // passing, is attributed by the combined verdict over them.
-      const fromBatch = isDefault(flags, command) && flags.runs === undefined;
+      const fromBatch =
+        isDefault(flags, command) && flags.runs === undefined && flags.task === undefined;
       defaultToCombined(flags, command);
       const concurrency = wholeNumber(flags.concurrency, '--concurrency', 1);
       const llm = llmOptionsOf(flags);
@@ -136,14 +131,32 @@ export function registerAttribute(program: Command, exit: (code: number) => void
     });
 }
 
+/** The options that give other runs to compare with: a passing one, or those of the task. */
+function addRunOptions(command: Command): Command {
+  return command
+    .option(
+      '--ref <passed>',
+      'a passing run of the same task, for --method diverge (the first step where each run departs from it)',
+    )
+    .option(
+      '--runs <folder>',
+      'other runs of the same task, passing and failing (a folder or file): the verdict combines the offline model, their spectrum and where the run parts from a passing one (--method combined, the default with --runs; or spectrum)',
+    )
+    .option(
+      '--task <id>',
+      'the other runs of this task: among --runs, or without --runs the runs of the task in the store (recorded by the proxy, rerun or OTLP; the page lists tasks)',
+    );
+}
+
 const isDefault = (flags: AttributeFlags, command: Command) =>
   command.getOptionValueSource('method') === 'default' && flags.ref === undefined;
 
 const modelOf = (flags: AttributeFlags) => (flags.modelFile ? { modelPath: flags.modelFile } : {});
 
-/** With other runs of the task (--runs), the default verdict is the one that weighs them. */
+/** With other runs of the task (--runs, --task), the default verdict is the one that weighs them. */
 function defaultToCombined(flags: AttributeFlags, command: Command): void {
-  if (flags.runs !== undefined && isDefault(flags, command)) flags.method = COMBINED;
+  if ((flags.runs !== undefined || flags.task !== undefined) && isDefault(flags, command))
+    flags.method = COMBINED;
 }
 
 /** Says on standard error which runs the batch's other runs of their task speak for. */
@@ -157,9 +170,10 @@ function noteBatchSiblings(batch: ReadonlyMap<Trace, Trace[]>): void {
 
 /** The other runs of the task that --runs names (all of them taken as one task's runs). */
 async function siblingRuns(flags: AttributeFlags): Promise<Trace[] | undefined> {
-  if (flags.runs === undefined) return undefined;
+  if (flags.runs === undefined)
+    return flags.task === undefined ? undefined : (await storedTaskRuns(flags.task)).runs;
   const read = await readTaskRuns([flags.runs], {
-    oneTask: true,
+    ...(flags.task === undefined ? { oneTask: true } : { task: flags.task }),
     ...(flags.format ? { format: flags.format } : {}),
   });
   return read.runs;
@@ -182,10 +196,11 @@ function checkFlags(flags: AttributeFlags, llm: LlmOptions): void {
   const needsRuns = listMethods().some(
     (method) => method.name === flags.method && method.needsRuns,
   );
-  if (needsRuns && flags.runs === undefined) throw new UserError(NEEDS_RUNS);
-  if (!needsRuns && flags.runs !== undefined)
+  const runsGiven = flags.runs !== undefined || flags.task !== undefined;
+  if (needsRuns && !runsGiven) throw new UserError(NEEDS_RUNS);
+  if (!needsRuns && runsGiven)
     throw new UserError(
-      `--runs gives the other runs of the task that --method combined and spectrum compare with, and --method ${flags.method} compares with none; drop --method, or drop --runs`,
+      `--runs and --task give the other runs of the task that --method combined and spectrum compare with, and --method ${flags.method} compares with none; drop --method, or drop ${flags.runs !== undefined ? '--runs' : '--task'}`,
     );
   if (!needsReference && flags.ref !== undefined)
     throw new UserError(

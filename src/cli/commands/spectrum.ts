@@ -6,13 +6,12 @@
 import type { Command } from 'commander';
 import { FORMULAS, DEFAULT_FORMULA } from '../../attribution/spectrum/formulas.js';
 import { analyseSpectrum } from '../../attribution/spectrum/rank.js';
-import { databaseLocation } from '../../config.js';
 import { UserError } from '../../errors.js';
 import type { Trace } from '../../trace/model.js';
 import { finishBatch } from '../batch.js';
 import { wholeNumber } from '../flag-values.js';
 import { renderSpectrum } from '../render-spectrum.js';
-import { readTaskRuns } from '../task-runs.js';
+import { readTaskRuns, storedTaskRuns } from '../task-runs.js';
 
 interface SpectrumFlags {
   task?: string;
@@ -41,27 +40,13 @@ function pickFailed(runs: readonly Trace[], name: string | undefined): Trace | u
   return found;
 }
 
-/** The runs of a task in the store (`runs.task`: recorded by the proxy, rerun, or received). */
-async function storedTaskRuns(task: string | undefined) {
+/** Without files, the task to read from the store; --task is then needed. */
+function storeTask(task: string | undefined): string {
   if (task === undefined)
     throw new UserError(
       'give the runs to compare (files or folders), or --task ID to read the runs of that task from the store',
     );
-  const [{ openDatabase }, { tracesOfTask }] = await Promise.all([
-    import('../../store/database.js'),
-    import('../../store/task-runs.js'),
-  ]);
-  const db = await openDatabase(databaseLocation());
-  try {
-    const runs = await tracesOfTask(db, task);
-    if (runs.length === 0)
-      throw new UserError(
-        `the store holds no run of task ${task} (faultline rerun --task records some)`,
-      );
-    return { task, runs, batch: { files: 0, traces: runs.length, failedFiles: 0 } };
-  } finally {
-    await db.close();
-  }
+  return task;
 }
 
 /** Registers `faultline spectrum`. */
@@ -106,7 +91,7 @@ export function registerSpectrum(program: Command, exit: (code: number) => void)
               ...(flags.task ? { task: flags.task } : {}),
               ...(flags.oneTask ? { oneTask: true } : {}),
             })
-          : await storedTaskRuns(flags.task);
+          : await storedTaskRuns(storeTask(flags.task));
       const failed = pickFailed(runs, flags.failed);
       const result = analyseSpectrum(runs, {
         formula: flags.formula,
