@@ -1,7 +1,8 @@
 /**
  * The task view in headless Chromium against a real server (its spectrum a job in a worker): the
  * Runs view lists the task, whose view shows the runs as a pass/fail strip, the units table with
- * the researcher's stale price first, and the latest failed run with that step marked.
+ * the researcher's stale price first, and the latest failed run with that step marked; its link
+ * opens the run in Analyse with the step marked there too, and junk in that link's query is ignored.
  */
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -96,6 +97,44 @@ describe('task view in Chromium', { skip }, () => {
     await page.selectOption('#task-failed', 'run-0');
     await page.waitForURL(/\?failed=run-0$/);
     await page.locator('#task-strip a.studied[data-run="run-0"]').waitFor();
+
+    // Its links open it in Analyse with the spectrum's steps marked, the most suspicious focused.
+    assert.match(
+      (await page.locator('#task-strip a.studied').getAttribute('href')) ?? '',
+      /\?suspicious=2(,\d+)*$/,
+    );
+    await page.getByRole('link', { name: 'Open run-0 in Analyse' }).click();
+    await page.waitForURL(/\/traces\/[^/?]+\?suspicious=2(,\d+)*$/);
+    const suspicious = page.locator('#conversation article.step.suspicious');
+    await suspicious.first().waitFor();
+    assert.equal(await suspicious.first().getAttribute('data-step'), '2');
+    assert.equal(
+      await suspicious.first().getAttribute('aria-label'),
+      "step 2, Researcher, most suspicious in the task's runs",
+    );
+    assert.equal(
+      await page.locator('#conversation article.step.focused').getAttribute('data-step'),
+      '2',
+    );
+    assert.equal(
+      await page.locator('#timeline .mark.suspicious').first().getAttribute('aria-label'),
+      "suspicious in the task's runs: step 2",
+    );
+    assert.deepEqual(await seriousViolations(page), [], 'Analyse with the marks');
+    await screenshot(page, 'task-analyse');
+
+    // The URL is anyone's input: junk in it is ignored, steps the run lacks too.
+    const trace = new URL(page.url()).pathname;
+    await page.goto(
+      new URL(`${trace}?suspicious=x,-1,2.5,,9999999,99999999999,2,2`, server.state.url).href,
+    );
+    await page.locator('#conversation article.step.suspicious').first().waitFor();
+    assert.deepEqual(
+      await page
+        .locator('#conversation article.step.suspicious')
+        .evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-step'))),
+      ['2'],
+    );
     await page.close();
   });
 });

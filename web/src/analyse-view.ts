@@ -15,6 +15,7 @@ import { compareControl } from './diff.js';
 import { element } from './dom.js';
 import { evidenceLines, rangesOf, setHighlight } from './highlights.js';
 import { search, timelineMarks, type OpenTrace } from './open-trace.js';
+import { markSuspicious } from './suspicious-steps.js';
 import { renderTimeline } from './timeline.js';
 import { renderVerdict } from './verdict.js';
 
@@ -77,6 +78,7 @@ export function renderTrace(id: string, trace: Trace, actions: AnalyseActions): 
     match: null,
     siblings: [],
     cursor: null,
+    suspicious: [],
     matches: [],
     searchAt: -1,
   };
@@ -84,21 +86,29 @@ export function renderTrace(id: string, trace: Trace, actions: AnalyseActions): 
   conversation.scrollTop = 0;
 }
 
-/** Shows the verdict (or none) for the open trace, with the other analyses of the trace. */
+/**
+ * Shows the verdict (or none) for the open trace, with the other analyses of the trace, and marks
+ * the steps a task's spectrum found `suspicious` (most suspicious first). The reader is taken to the
+ * verdict's step, else to the most suspicious one.
+ */
 export async function showAnalysis(
   analysis: Analysis | null,
   match: LabelMatch | null,
   actions: AnalyseActions,
+  suspicious: readonly number[] = [],
 ): Promise<void> {
   if (!current) return;
   const open = current;
   open.analysis = analysis;
   open.match = match;
+  // A step the run does not have is dropped before the view would build every step looking for it.
+  open.suspicious = suspicious.filter((step) => step < open.trace.steps.length);
   open.siblings = (await api.analysesOf(open.id)).analyses;
   renderPanel(actions);
   markStep(open.view, 'blamed', analysis?.result.step ?? null);
-  const verdictStep = analysis?.result.step ?? null;
-  if (verdictStep !== null) openStep(verdictStep);
+  markSuspicious(open.view, open.suspicious);
+  const openAt = analysis?.result.step ?? open.suspicious[0] ?? null;
+  if (openAt !== null) openStep(openAt);
   else markStep(open.view, 'focused', null);
   highlightEvidence();
 }

@@ -23,7 +23,7 @@ import { api } from './api.js';
 import { markStep } from './conversation.js';
 import { element } from './dom.js';
 import { listenForKeys } from './keys.js';
-import { listenForRoutes, parseRoute, switchTab, type Route } from './routes.js';
+import { listenForRoutes, parseRoute, switchTab, withSuspicious, type Route } from './routes.js';
 import {
   fillChoices,
   listenForUploads,
@@ -79,10 +79,10 @@ async function show(route: Route): Promise<void> {
     if (route.analysisId) {
       const { analysis, match } = await api.analysis(route.analysisId);
       await openTrace(analysis.traceId);
-      await showAnalysis(analysis, match, actions);
+      await showAnalysis(analysis, match, actions, route.suspicious);
     } else if (route.traceId) {
       await openTrace(route.traceId);
-      await showAnalysis(null, null, actions);
+      await showAnalysis(null, null, actions, route.suspicious);
     } else {
       await showStart();
     }
@@ -137,6 +137,8 @@ async function analyse(): Promise<void> {
   if (!current) return;
   const method = methodSelect.value;
   const needsModel = method !== 'offline' && method !== 'first-agent';
+  // The task's suspicious steps stay marked beside the new verdict.
+  const { suspicious } = current;
   runButton.disabled = true;
   say(needsModel ? `Asking ${modelInput.value || 'the model'}…` : 'Attributing…');
   try {
@@ -145,7 +147,7 @@ async function analyse(): Promise<void> {
       useGroundTruth: groundTruth.checked,
       ...(needsModel && modelInput.value ? { model: modelInput.value.trim() } : {}),
     });
-    await navigate(`/analyses/${analysis.id}`);
+    await navigate(withSuspicious(`/analyses/${analysis.id}`, suspicious));
     say(`Done in ${analysis.milliseconds.toFixed(0)} ms.`);
   } catch (error) {
     // The old verdict must not pass for this run's.

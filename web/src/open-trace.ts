@@ -2,6 +2,7 @@
 import type { Analysis, LabelMatch, Trace } from './api.js';
 import { callText, type ConversationView } from './conversation.js';
 import { rangesOf, setHighlight } from './highlights.js';
+import { SUSPICIOUS_TEXT } from './suspicious-steps.js';
 import type { TimelineMark, TimelineView } from './timeline.js';
 
 /** The trace on screen and what the reader is doing with it. */
@@ -16,14 +17,24 @@ export interface OpenTrace {
   /** Every analysis of this trace, newest first (compare). */
   siblings: Analysis[];
   cursor: number | null;
+  /** Steps a task's spectrum found suspicious (from the URL), most suspicious first. */
+  suspicious: number[];
   /** Steps matching the search, and which of them the reader is at. */
   matches: number[];
   searchAt: number;
 }
 
-/** The timeline's marks: other analyses' verdicts, candidates, the label and the verdict. */
+/**
+ * The timeline's marks: other analyses' verdicts, the task's suspicious steps, candidates, the
+ * label and the verdict.
+ */
 export function timelineMarks(open: OpenTrace): TimelineMark[] {
-  const marks: TimelineMark[] = [];
+  const marks: TimelineMark[] = open.suspicious.map((step) => ({
+    step,
+    kind: 'suspicious',
+    title: `${SUSPICIOUS_TEXT}: step ${step}`,
+    text: 'S',
+  }));
   for (const other of open.siblings)
     if (other.id !== open.analysis?.id && other.result.step !== null)
       marks.push({

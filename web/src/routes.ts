@@ -4,9 +4,31 @@
 export const taskPath = (task: string, failed?: string) =>
   `/tasks/${encodeURIComponent(task)}${failed ? `?failed=${encodeURIComponent(failed)}` : ''}`;
 
+/** At most this many suspicious steps are read from a URL; the rest are ignored. */
+export const MAX_SUSPICIOUS = 50;
+
+/**
+ * The steps a URL's `suspicious` query names (`2,4`, most suspicious first): a URL is anyone's
+ * input, so only plain step numbers are kept, each once, at most MAX_SUSPICIOUS of them.
+ */
+export function suspiciousSteps(value: string | null): number[] {
+  const steps = new Set<number>();
+  // Cut before splitting: a long query is not worth reading to the end.
+  for (const part of (value ?? '').slice(0, 1000).split(',')) {
+    if (steps.size >= MAX_SUSPICIOUS) break;
+    const text = part.trim();
+    if (/^\d{1,7}$/.test(text)) steps.add(Number(text));
+  }
+  return [...steps];
+}
+
+/** `path` (a trace's or an analysis's) with `steps` marked suspicious, most suspicious first. */
+export const withSuspicious = (path: string, steps: readonly number[]) =>
+  steps.length > 0 ? `${path}?suspicious=${steps.slice(0, MAX_SUSPICIOUS).join(',')}` : path;
+
 /** What a path shows. */
 export type Route =
-  | { tab: 'analyse'; traceId?: string; analysisId?: string }
+  | { tab: 'analyse'; traceId?: string; analysisId?: string; suspicious?: number[] }
   | { tab: 'history' }
   | { tab: 'runs' }
   | { tab: 'task'; task: string; failed?: string }
@@ -25,8 +47,14 @@ export function parseRoute(path: string): Route {
       passed: parameters.get('passed') ?? '',
     };
   }
-  if (first === 'traces' && second) return { tab: 'analyse', traceId: second };
-  if (first === 'analyses' && second) return { tab: 'analyse', analysisId: second };
+  if ((first === 'traces' || first === 'analyses') && second) {
+    const suspicious = suspiciousSteps(new URLSearchParams(search).get('suspicious'));
+    return {
+      tab: 'analyse',
+      ...(first === 'traces' ? { traceId: second } : { analysisId: second }),
+      ...(suspicious.length > 0 ? { suspicious } : {}),
+    };
+  }
   if (first === 'history') return { tab: 'history' };
   if (first === 'runs') return { tab: 'runs' };
   if (first === 'tasks' && second) {

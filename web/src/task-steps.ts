@@ -1,10 +1,12 @@
 /**
  * The failed run studied in a task's view: its steps in order, those carrying a suspicious unit
  * marked with their score and counts, the most suspicious outlined (the spectrum's verdict), and a
- * link to the run in the Analyse view. Step text is set as text, never as markup (dom.ts).
+ * link to the run in the Analyse view that marks the same steps there, most suspicious first. Step
+ * text is set as text, never as markup (dom.ts).
  */
 import type { Step, TaskSpectrum, Trace } from './api.js';
 import { element } from './dom.js';
+import { withSuspicious } from './routes.js';
 import { countsText, scoreText } from './task-units.js';
 
 /** Characters of a step shown. */
@@ -50,11 +52,15 @@ function stepCard(
   );
 }
 
+/** The studied run's steps that carry a scoring unit, most suspicious first (as the spectrum lists them). */
+export const suspiciousSteps = (spectrum: TaskSpectrum) =>
+  spectrum.failed.steps.filter((step) => step.score > 0).map((step) => step.step);
+
 /** The studied failed run's steps with the suspicious ones marked. */
 export function studiedSteps(spectrum: TaskSpectrum, trace: Trace): HTMLElement {
   const scored = new Map(spectrum.failed.steps.map((step) => [step.step, step]));
   const top = Math.max(0, ...spectrum.failed.steps.map((step) => step.score));
-  const marked = spectrum.failed.steps.filter((step) => step.score > 0).length;
+  const suspicious = suspiciousSteps(spectrum);
   return element(
     'div',
     {},
@@ -63,10 +69,16 @@ export function studiedSteps(spectrum: TaskSpectrum, trace: Trace): HTMLElement 
       { class: 'meta' },
       element(
         'a',
-        { href: `/traces/${encodeURIComponent(spectrum.failed.traceId)}`, 'data-route': '' },
+        {
+          href: withSuspicious(
+            `/traces/${encodeURIComponent(spectrum.failed.traceId)}`,
+            suspicious,
+          ),
+          'data-route': '',
+        },
         `Open ${spectrum.failed.runId} in Analyse`,
       ),
-      ` · ${marked} of its ${trace.steps.length} steps carry a unit that sets failing runs apart; the outlined one scores highest.`,
+      ` · ${suspicious.length} of its ${trace.steps.length} steps carry a unit that sets failing runs apart; the outlined one scores highest.`,
     ),
     element(
       'div',

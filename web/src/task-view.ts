@@ -8,7 +8,7 @@ import type { TaskResponse, TaskSpectrum, Trace } from './api.js';
 import { element } from './dom.js';
 import { taskPath } from './routes.js';
 import { runStrip, runsLine } from './task-strip.js';
-import { studiedSteps } from './task-steps.js';
+import { studiedSteps, suspiciousSteps } from './task-steps.js';
 import { departureList, unitTable } from './task-units.js';
 
 /** What the view needs from the page. */
@@ -82,7 +82,7 @@ export async function renderTaskView(
   const head = [
     element('h2', {}, 'Task ', element('code', {}, task)),
     element('p', { class: 'meta', id: 'task-status' }, runsLine(answer.runs, answer.total)),
-    runStrip(answer.runs, spectrum?.failed.runId),
+    runStrip(answer.runs, spectrum?.failed.runId, spectrum ? suspiciousSteps(spectrum) : []),
   ];
   if (!spectrum || !trace) {
     container.replaceChildren(

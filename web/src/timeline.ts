@@ -1,7 +1,7 @@
 /**
  * The run overview: every step as a slice of one bar, coloured by agent, with marks for the
- * verdict, the candidates, the label, other analyses and recorded errors. Clicking anywhere on it
- * opens that step. The slices are not focusable (a 2,000-step run would be 2,000 tab stops); the
+ * verdict, the candidates, the label, other analyses, a task's suspicious steps and recorded
+ * errors. Clicking anywhere on it opens that step. The slices are not focusable (a 2,000-step run would be 2,000 tab stops); the
  * verdict and label marks are buttons, and the keyboard shortcuts reach every step.
  */
 import type { Trace } from './api.js';
@@ -11,7 +11,7 @@ import { element } from './dom.js';
 /** A mark above the bar. */
 export interface TimelineMark {
   step: number;
-  kind: 'verdict' | 'label' | 'candidate' | 'other';
+  kind: 'verdict' | 'label' | 'candidate' | 'suspicious' | 'other';
   /** Accessible name and tooltip. */
   title: string;
   /** Short text in the mark (the other analyses' initials). */
@@ -92,7 +92,7 @@ export function renderTimeline(
     setMarks(list) {
       marks.replaceChildren();
       // Drawn least important first, so the verdict and the label sit on top.
-      const order = { other: 0, candidate: 1, label: 2, verdict: 3 } as const;
+      const order = { other: 0, suspicious: 1, candidate: 2, label: 3, verdict: 4 } as const;
       for (const mark of [...list].sort((left, right) => order[left.kind] - order[right.kind])) {
         const button = element(
           'button',
