@@ -112,7 +112,10 @@ export function siblingsInBatch(traces: readonly Trace[]): Map<Trace, Trace[]> {
   const byTask = new Map<string, Trace[]>();
   for (const trace of traces) {
     const task = taskOf(trace);
-    if (task !== undefined) byTask.set(task, [...(byTask.get(task) ?? []), trace]);
+    if (task === undefined) continue;
+    const runs = byTask.get(task);
+    if (runs) runs.push(trace);
+    else byTask.set(task, [trace]);
   }
   const siblings = new Map<Trace, Trace[]>();
   for (const runs of byTask.values()) {

@@ -111,14 +111,25 @@ function hostsOf(options: ServeOptions): { publicHosts: string[]; anyHost: boole
 /** How long a shutdown waits for live runs to be stored (`faultline stop` waits 30 s). */
 const SHUTDOWN_FLUSH_MS = 20_000;
 
-/** Stores the live runs still waiting, for SHUTDOWN_FLUSH_MS at most. */
+/**
+ * Stores the live runs still waiting, for SHUTDOWN_FLUSH_MS at most; a failure is logged and the
+ * shutdown goes on (the database closed, the state file removed).
+ */
 async function flushLive(live: LiveIngest, log: (line: string) => void): Promise<void> {
   const flushed = await Promise.race([
-    live.close({ flush: true }).then(() => true),
+    live.close({ flush: true }).then(
+      () => true,
+      (error: unknown) => {
+        log(`error: live: runs waiting at shutdown were not stored: ${String(error)}`);
+        return true;
+      },
+    ),
     new Promise<false>((resolve) => setTimeout(resolve, SHUTDOWN_FLUSH_MS, false).unref()),
   ]);
   if (!flushed)
-    log(`error: live: runs still being stored after ${SHUTDOWN_FLUSH_MS / 1000} s were not stored`);
+    log(
+      `error: live: runs still being stored after ${SHUTDOWN_FLUSH_MS / 1000} s were not stored; their spans are lost unless the app exports them again (runs stored before are kept)`,
+    );
 }
 
 /** Closes a listener, dropping idle keep-alive connections that would hold close() open. */

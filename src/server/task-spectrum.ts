@@ -42,7 +42,9 @@ export async function taskSpectrum(
   const traces: Trace[] = latest.map(({ run, trace }) => ({ ...trace, outcome: run.outcome }));
   const runs = latest.map(({ run }) => run);
   const answer = { task, runs, total, limit };
-  let failed: Trace | undefined;
+  // The studied run by its place among the runs read (trace ids come from the files and may repeat):
+  // the one asked for, else the latest that failed.
+  let studiedAt = traces.findLastIndex((trace) => trace.outcome === 'failure');
   if (request.failed !== undefined) {
     const index = runs.findIndex(
       (run) => run.runId === request.failed || run.traceId === request.failed,
@@ -55,16 +57,16 @@ export async function taskSpectrum(
       throw new HTTPException(400, {
         message: `run ${request.failed} did not fail (its outcome: ${OUTCOME_WORD[runs[index]!.outcome]}); pick a failed run to study`,
       });
-    failed = traces[index];
+    studiedAt = index;
   }
-  if (!traces.some((trace) => trace.outcome === 'failure'))
+  if (studiedAt === -1)
     return {
       ...answer,
       spectrum: null,
       unavailable: `none of the ${runs.length} runs read failed: the spectrum compares failing runs with passing ones (mark a run's outcome with faultline outcome)`,
     };
-  const result = analyseSpectrum(traces, failed ? { failed } : {});
-  const studied = runs[traces.findIndex((trace) => trace.id === result.failed.id)]!;
+  const result = analyseSpectrum(traces, { failed: traces[studiedAt]! });
+  const studied = runs[studiedAt]!;
   return {
     ...answer,
     spectrum: {
@@ -82,7 +84,7 @@ export async function taskSpectrum(
           : result.notes,
       units: result.units.slice(0, TASK_UNITS),
       unitCount: result.units.length,
-      departures: result.departures,
+      departures: result.departures.slice(0, TASK_UNITS),
       failed: { runId: studied.runId, traceId: studied.traceId, steps: result.failed.steps },
     },
     unavailable: null,

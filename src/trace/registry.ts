@@ -31,8 +31,9 @@ const formats = new Map<string, TraceFormat>(
     aegisFormat,
     whoAndWhenProFormat,
     openAiAgentsFormat,
-    aiSdkFormat,
+    // VoltAgent's own keys first: its runs may carry the AI SDK's telemetry spans too.
     voltAgentFormat,
+    aiSdkFormat,
     openInferenceFormat,
     otelFormat,
     collectorRowsFormat,

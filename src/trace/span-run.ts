@@ -4,6 +4,7 @@
  * root span is ERROR), and the metadata every such run carries (the service, whether the outcome
  * was marked, the note when no step names an agent) beside the importer's own (a session id).
  */
+import { TraceFormatError } from '../errors.js';
 import { buildTrace, type DraftStep } from './build-trace.js';
 import type { ImportContext } from './format.js';
 import type { Trace } from './model.js';
@@ -47,4 +48,19 @@ export function spanRunTrace(run: SpanRun, context: ImportContext): Trace {
       ...Object.fromEntries(own),
     },
   });
+}
+
+/** Refuses a run of spans none of which is a step, saying how many spans were read. */
+export function requireSpanSteps(
+  steps: readonly unknown[],
+  spans: readonly OtlpSpan[],
+  context: ImportContext,
+  format: string,
+): void {
+  if (steps.length > 0) return;
+  throw new TraceFormatError(
+    context.file,
+    `none of the ${spans.length} span${spans.length === 1 ? '' : 's'} is a model call, tool run or reply: there are no steps to attribute`,
+    { format, position: 'resourceSpans' },
+  );
 }

@@ -145,13 +145,14 @@ export async function renderRuns(container: HTMLElement, actions: RunsActions): 
     const [page, blame, tasks] = await Promise.all([
       actions.load({ offset: wanted }),
       actions.blame(),
-      actions.tasks(),
+      // The tasks' table is a summary: when it cannot be read, the runs still show.
+      actions.tasks().catch(() => undefined),
     ]);
     if (ticket !== requested) return;
     offset = wanted;
     fill(page);
     blameSlot.replaceChildren(blameTable(blame.agents));
-    tasksSlot.replaceChildren(taskTable(tasks));
+    if (tasks) tasksSlot.replaceChildren(taskTable(tasks));
   };
   container.replaceChildren(
     heading,

@@ -68,6 +68,9 @@ function failedChoice(answer: TaskResponse, actions: TaskViewActions): HTMLEleme
   return element('label', { class: 'inline' }, 'Study another failed run ', select);
 }
 
+/** The latest render asked for: an older answer arriving after it is dropped. */
+let rendering = 0;
+
 /** Renders the view of task `task`, studying failed run `failed` when given. */
 export async function renderTaskView(
   container: HTMLElement,
@@ -75,10 +78,13 @@ export async function renderTaskView(
   failed: string | undefined,
   actions: TaskViewActions,
 ): Promise<void> {
+  rendering += 1;
+  const ticket = rendering;
   container.replaceChildren(element('p', { class: 'meta' }, `Comparing the runs of ${task}…`));
   const answer = await actions.load(task, failed);
   const { spectrum } = answer;
   const trace = spectrum ? await actions.trace(spectrum.failed.traceId) : undefined;
+  if (ticket !== rendering) return;
   const head = [
     element('h2', {}, 'Task ', element('code', {}, task)),
     element('p', { class: 'meta', id: 'task-status' }, runsLine(answer.runs, answer.total)),

@@ -35,6 +35,13 @@ describe('combined verdict', () => {
     assert.ok(!result.candidates?.some((candidate) => candidate.step === 3));
   });
 
+  it('counts a run read from its file once when the store holds it too (attribute --task)', async () => {
+    const runs = pricingRuns(6, 2, 5); // as the store gives them: no file
+    const fromFile = { ...runs[0]!, source: 'reruns/run-0.json' };
+    const result = await createCombinedMethod().attribute(fromFile, { runs });
+    assert.deepEqual(result.spectrum?.runs, { failing: 8, passing: 5, unknown: 0 });
+  });
+
   it('refuses a run without other runs of its task, as spectrum does', async () => {
     const [run] = pricingRuns(1, 0, 0);
     await assert.rejects(createCombinedMethod().attribute(run!, {}), /--runs/);

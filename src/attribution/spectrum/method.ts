@@ -17,6 +17,16 @@ export const NEEDS_RUNS =
   'the spectrum method compares the failed run with other runs of the same task: give them with --runs FOLDER, or --task ID for the runs of a task in the store (faultline rerun records them)';
 
 /**
+ * Whether two traces are one run: the same object, or the same id from the same file, or the same
+ * id where one has no file (a run stored by the proxy and read from its file: `attribute RUN --task`).
+ */
+function sameRun(left: Trace, right: Trace): boolean {
+  if (left === right) return true;
+  if (left.id !== right.id) return false;
+  return left.source === right.source || left.source === undefined || right.source === undefined;
+}
+
+/**
  * The run list the analysis reads: the siblings (the run itself left out), then the run. When no
  * sibling says how it ended, they are counted as failing, as FAMAS counts the repeats of a failed
  * task that its checker did not pass (`assumed` says so).
@@ -26,9 +36,7 @@ export function runsWith(
   runs: readonly Trace[],
 ): { runs: Trace[]; failed: Trace; assumed: boolean } {
   const failed: Trace = trace.outcome === 'failure' ? trace : { ...trace, outcome: 'failure' };
-  let others = runs.filter(
-    (run) => run !== trace && !(run.id === trace.id && run.source === trace.source),
-  );
+  let others = runs.filter((run) => !sameRun(run, trace));
   const assumed = others.length > 0 && others.every((run) => run.outcome === 'unknown');
   if (assumed) others = others.map((run) => ({ ...run, outcome: 'failure' as const }));
   return { runs: [...others, failed], failed, assumed };

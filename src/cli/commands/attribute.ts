@@ -164,7 +164,7 @@ function noteBatchSiblings(batch: ReadonlyMap<Trace, Trace[]>): void {
   const tasks = new Set(batch.values()).size;
   const one = batch.size === 1;
   process.stderr.write(
-    `faultline: ${batch.size} failed run${one ? '' : 's'} (${tasks} task${tasks === 1 ? '' : 's'}) ${one ? 'has' : 'have'} other runs of ${one ? 'its' : 'their'} task in this batch, one passing: ${one ? 'its verdict combines' : 'their verdicts combine'} the offline model with the spectrum of those runs (--method offline for the model alone)\n`,
+    `faultline: ${batch.size} run${one ? '' : 's'} that did not pass (${tasks} task${tasks === 1 ? '' : 's'}) ${one ? 'has' : 'have'} other runs of ${one ? 'its' : 'their'} task in this batch, at least one passing: ${one ? 'its verdict combines' : 'their verdicts combine'} the offline model with the spectrum of those runs (--method offline for the model alone)\n`,
   );
 }
 

@@ -241,13 +241,15 @@ async function serveForeground(
     );
   await new Promise<void>((resolve) => {
     const shutdown = () => {
-      void stop().then(() => {
-        // Stopped cleanly, the process ends once its output is written; a handle left open below
-        // (a job worker terminated while its TypeScript loader starts, from source) must not keep
-        // it alive past `faultline stop`'s wait.
-        setTimeout(() => process.exit(), 1000).unref();
-        resolve();
-      });
+      void stop()
+        .catch((error: unknown) => process.stderr.write(`faultline: shutdown: ${String(error)}\n`))
+        .then(() => {
+          // Stopped cleanly, the process ends once its output is written; a handle left open below
+          // (a job worker terminated while its TypeScript loader starts, from source) must not keep
+          // it alive past `faultline stop`'s wait.
+          setTimeout(() => process.exit(), 1000).unref();
+          resolve();
+        });
     };
     process.once('SIGINT', shutdown);
     process.once('SIGTERM', shutdown);

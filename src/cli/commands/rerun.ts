@@ -6,7 +6,8 @@
  */
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { databaseLocation, faultlineHome } from '../../config.js';
+import { databaseLocation, faultlineHome, priceFile } from '../../config.js';
+import { UserError } from '../../errors.js';
 import { readPriceFile } from '../../llm/prices.js';
 import type { RerunRun } from '../../recording/rerun/rerun.js';
 import { nonNegativeNumber, wholeNumber } from '../flag-values.js';
@@ -52,7 +53,7 @@ export function registerRerun(program: Command, exit: (code: number) => void): v
     )
     .option(
       '--prices <file>',
-      'prices that override the built-in table, for --max-cost: {"openai:my-model": {"input": 2.5, "output": 10}} (USD per million tokens)',
+      'prices that override the built-in table, for --max-cost (default: $FAULTLINE_PRICES): {"openai:my-model": {"input": 2.5, "output": 10}} (USD per million tokens)',
     )
     .option(
       '--task <id>',
@@ -74,8 +75,8 @@ export function registerRerun(program: Command, exit: (code: number) => void): v
       const concurrency = wholeNumber(flags.concurrency, '--concurrency', 1);
       const maxCalls =
         flags.maxCalls === undefined ? undefined : wholeNumber(flags.maxCalls, '--max-calls', 1);
-      const maxCostUsd =
-        flags.maxCost === undefined ? undefined : nonNegativeNumber(flags.maxCost, '--max-cost');
+      const maxCostUsd = flags.maxCost === undefined ? undefined : dollarsOf(flags.maxCost);
+      const prices = priceFile(flags.prices);
       const timeoutMs = wholeNumber(flags.timeout, '--timeout', 1) * 1000;
       const stamp = new Date().toISOString().replace(/\D/g, '').slice(0, 14);
       const folder = flags.out ?? join(faultlineHome(), 'reruns', flags.task ?? `rerun-${stamp}`);
@@ -100,7 +101,7 @@ export function registerRerun(program: Command, exit: (code: number) => void): v
           concurrency,
           ...(maxCalls === undefined ? {} : { maxCalls }),
           ...(maxCostUsd === undefined ? {} : { maxCostUsd }),
-          ...(flags.prices ? { prices: readPriceFile(flags.prices) } : {}),
+          ...(prices ? { prices: readPriceFile(prices) } : {}),
           ...(flags.task ? { task: flags.task } : {}),
           folder,
           ...(store ? { store: store.store } : {}),
@@ -116,7 +117,7 @@ export function registerRerun(program: Command, exit: (code: number) => void): v
         if (flags.json) process.stdout.write(`${JSON.stringify({ folder, ...result })}\n`);
         else
           process.stdout.write(
-            `${result.runs.length} of ${count} runs in ${folder}: ${failed} failed, ${passed} passed, ${result.calls} model calls, ${dollars(result.costUsd)} estimated${result.stopped ? ` (stopped: ${STOPPED[result.stopped]})` : ''}${unpricedNote(result.unpricedModels)}\nnext: faultline spectrum ${folder}\n`,
+            `${result.runs.length} of ${count} runs in ${folder}: ${failed} failed, ${passed} passed, ${result.calls} model calls, ${dollars(result.costUsd)} estimated${result.stopped ? ` (stopped: ${STOPPED[result.stopped]})` : ''}${unpricedNote(result.unpricedModels)}${unmeteredNote(result.unmeteredCalls)}\nnext: faultline spectrum ${folder}\n`,
           );
       } finally {
         process.off('SIGINT', interrupt);
@@ -154,6 +155,19 @@ function progressLine(run: RerunRun, { finished, count, costUsd, maxCostUsd }: P
   const bar = `${'#'.repeat(Math.round((20 * finished) / count)).padEnd(20, '.')}`;
   const bound = maxCostUsd === undefined ? '' : ` of ${dollars(maxCostUsd)}`;
   return `[${bar}] ${finished}/${count} run ${run.index}: ${ended}, ${run.calls} call${run.calls === 1 ? '' : 's'}, ${dollars(run.costUsd)} (total ${dollars(costUsd)}${bound})`;
+}
+
+/** --max-cost: dollars above zero. */
+function dollarsOf(value: string): number {
+  const usd = nonNegativeNumber(value, '--max-cost');
+  if (usd === 0) throw new UserError('--max-cost must be above 0 (dollars over all runs), got "0"');
+  return usd;
+}
+
+/** Says how many calls the estimate leaves out, their upstream having reported no tokens. */
+function unmeteredNote(calls: number): string {
+  if (calls === 0) return '';
+  return `\n${calls} call${calls === 1 ? '' : 's'} reported no token usage: their cost is unknown and counts $0 (a streamed Chat Completion reports usage only when the client asks, with stream_options.include_usage)`;
 }
 
 /** Says which models the estimate leaves out. */

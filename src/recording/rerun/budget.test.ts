@@ -59,6 +59,17 @@ describe('rerun budget', () => {
     assert.equal(budget.spent, 'calls');
   });
 
+  it('counts the calls whose upstream reported no tokens, as their cost is unknown', () => {
+    const budget = new RerunBudget({ maxCostUsd: 1 });
+    const run = recorded('run-1', 'gpt-4o', 2);
+    const unmetered = run.steps.map((step) => ({
+      ...step,
+      span: { id: step.span!.id, model: 'gpt-4o' },
+    }));
+    budget.noteRun({ ...run, steps: unmetered });
+    assert.deepEqual([budget.costUsd, budget.unmetered], [0, 2]);
+  });
+
   it('counts an unpriced model as free and names it; a price file prices it', () => {
     const free = new RerunBudget({ maxCostUsd: 1 });
     free.noteRun(recorded('run-1', 'my-local-model', 3));

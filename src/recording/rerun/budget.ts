@@ -4,7 +4,9 @@
  * of the replies recorded so far (tokens the upstream reported × the model's price,
  * src/llm/prices.ts); past either bound the call is refused, the run that hit it is kept without an
  * outcome, and no run starts after it. A reply still on its way when the bound is reached is paid
- * for: the cost may pass `--max-cost` by the calls in flight.
+ * for: the cost may pass `--max-cost` by the calls in flight. A reply whose upstream reported no
+ * tokens (a streamed Chat Completion without `stream_options.include_usage`) costs nothing here;
+ * such calls are counted (`unmetered`) so that the user is told.
  */
 import { costOf, priceOf, type Price } from '../../llm/prices.js';
 import type { Trace } from '../../trace/model.js';
@@ -36,6 +38,8 @@ export class RerunBudget {
   spent: BudgetSpent | undefined;
   /** Each run's estimated cost so far, by run id. */
   private readonly costs = new Map<string, number>();
+  /** Each run's model calls whose upstream reported no tokens, by run id. */
+  private readonly unmeteredCalls = new Map<string, number>();
   /** Models with no known price: their calls cost nothing here. */
   readonly unpriced = new Set<string>();
 
@@ -48,6 +52,13 @@ export class RerunBudget {
     return Number(total.toFixed(6));
   }
 
+  /** Model calls over every run whose upstream reported no tokens: their cost is unknown. */
+  get unmetered(): number {
+    let total = 0;
+    for (const calls of this.unmeteredCalls.values()) total += calls;
+    return total;
+  }
+
   /** The cost of one run so far. */
   costOfRun(runId: string): number {
     return this.costs.get(runId) ?? 0;
@@ -56,15 +67,20 @@ export class RerunBudget {
   /** Notes a run's recorded replies (the recorder's `decorate` hook, called as the run grows). */
   noteRun(trace: Trace): Trace {
     let cost = 0;
+    let unmetered = 0;
     for (const step of trace.steps) {
       const span = step.span;
-      if (!span?.model || (span.inputTokens === undefined && span.outputTokens === undefined))
+      if (!span?.model) continue;
+      if (span.inputTokens === undefined && span.outputTokens === undefined) {
+        unmetered += 1;
         continue;
+      }
       const price = priceOf(pricedAs(span.model), this.limits.prices);
       if (!price) this.unpriced.add(span.model);
       cost += costOf(price, span.inputTokens ?? 0, span.outputTokens ?? 0) ?? 0;
     }
     this.costs.set(trace.id, cost);
+    this.unmeteredCalls.set(trace.id, unmetered);
     return trace;
   }
 

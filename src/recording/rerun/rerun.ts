@@ -69,6 +69,8 @@ export interface RerunResult {
   costUsd: number;
   /** Models the cost leaves out, their price unknown (give it with a price file). */
   unpricedModels: string[];
+  /** Model calls the cost leaves out, their upstream having reported no tokens. */
+  unmeteredCalls: number;
   /** Why fewer runs than asked were made. */
   stopped?: BudgetSpent | 'interrupted';
 }
@@ -157,6 +159,7 @@ export async function rerun(options: RerunOptions): Promise<RerunResult> {
     calls: budget.calls,
     costUsd: budget.costUsd,
     unpricedModels: [...budget.unpriced].sort(),
+    unmeteredCalls: budget.unmetered,
     ...(stopped ? { stopped } : {}),
   };
 }

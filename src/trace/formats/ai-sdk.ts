@@ -11,12 +11,11 @@
  * GenAI attributes (`gen_ai.system`), so this format is detected before `otel`.
  */
 import { TraceFormatError } from '../../errors.js';
-import { requireSteps } from '../chat-messages.js';
 import { argumentsText, isObject, parseJsonOr, textOf, type TraceFormat } from '../format.js';
 import type { ToolCall } from '../model.js';
 import { decodeOtlp, hasSpanAttribute, type OtlpSpan } from '../otlp.js';
 import { sessionOf } from '../span-outcome.js';
-import { spanRunTrace } from '../span-run.js';
+import { requireSpanSteps, spanRunTrace } from '../span-run.js';
 import {
   isoOfNanos,
   NO_AGENT,
@@ -151,7 +150,7 @@ export const aiSdkFormat: TraceFormat = {
       .find((found) => found !== undefined);
     const fromSpans = stepsFromSpans(spans.map(neutral));
     const steps = withQuestionStep(question, fromSpans);
-    requireSteps(steps, context.file, NAME, 'resourceSpans');
+    requireSpanSteps(steps, spans, context, NAME);
     // The run's first function id: how an app that knows no trace id names its run to the API.
     const functionId = spans
       .filter((span) => TURNS.has(String(span.attributes[OPERATION_ID])))

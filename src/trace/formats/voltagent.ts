@@ -22,11 +22,10 @@
  */
 import { TraceFormatError } from '../../errors.js';
 import type { DraftStep } from '../build-trace.js';
-import { requireSteps } from '../chat-messages.js';
 import { argumentsText, isObject, parseJsonOr, textOf, type TraceFormat } from '../format.js';
 import type { ToolCall } from '../model.js';
 import { decodeOtlp, hasSpanAttribute, type OtlpSpan } from '../otlp.js';
-import { spanRunTrace } from '../span-run.js';
+import { requireSpanSteps, spanRunTrace } from '../span-run.js';
 import {
   isoOfNanos,
   setModelUsage,
@@ -250,7 +249,7 @@ export const voltAgentFormat: TraceFormat = {
     const outermost = outermostAgent(spans);
     const question = (outermost && firstUserText(outermost.attributes.input)) || undefined;
     const fromSpans = withReportedSpanIds(stepsFromSpans(neutralSpans(spans)));
-    requireSteps(fromSpans, context.file, NAME, 'resourceSpans');
+    requireSpanSteps(fromSpans, spans, context, NAME);
     const steps = withQuestionStep(question, fromSpans);
     const session = outermost ? text(outermost.attributes['conversation.id']) : '';
     const run = { format: NAME, spans, question, steps, fromSpans, metadata: { session } };
