@@ -144,7 +144,7 @@ const NEGATIVE: Record<string, RegExp> = {
   'who-and-when-bad-content.json': /\(who-and-when\) at history\[1\]\.content: content is number/,
   // An agent's span alone (cut from a real export): no model call, tool run or reply to read.
   'voltagent-no-steps.json':
-    /\(voltagent\) at resourceSpans: none of the \d+ spans is a model call, tool run or reply: there are no steps to attribute/,
+    /\(voltagent\) at resourceSpans: the one span is not a model call, tool run or reply: there are no steps to attribute/,
   'who-and-when-pro-step-out-of-range.json':
     /\(who-and-when-pro\) at ground_truth\.step: the labelled step 12 is no step of the trajectory: .* no index of its 7 entries/,
 };

@@ -60,7 +60,7 @@ export function requireSpanSteps(
   if (steps.length > 0) return;
   throw new TraceFormatError(
     context.file,
-    `none of the ${spans.length} span${spans.length === 1 ? '' : 's'} is a model call, tool run or reply: there are no steps to attribute`,
+    `${spans.length === 1 ? 'the one span is not' : `none of the ${spans.length} spans is`} a model call, tool run or reply: there are no steps to attribute`,
     { format, position: 'resourceSpans' },
   );
 }
