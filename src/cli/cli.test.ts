@@ -8,33 +8,11 @@ import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { FIXTURES, ROOT } from '../../test/paths.js';
+import { runFaultline } from '../../test/run-cli.js';
 import { startScriptedProvider } from '../../test/scripted-provider.js';
 
 const run = promisify(execFile);
 const CLI = join(ROOT, 'src/cli/index.ts');
-
-/**
- * Runs the CLI as a user would; `env` adds to (or, with undefined, removes from) the environment,
- * and `input`, when given, is piped to its standard input.
- */
-async function runFaultline(
-  args: readonly string[],
-  env: Record<string, string | undefined> = {},
-  input?: string | Uint8Array,
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  const running = run(process.execPath, ['--import', 'tsx', CLI, ...args], {
-    cwd: ROOT,
-    env: { ...process.env, NO_COLOR: '1', ...env },
-  });
-  if (input !== undefined) running.child.stdin?.end(input);
-  try {
-    const { stdout, stderr } = await running;
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failure = error as { code: number; stdout: string; stderr: string };
-    return { code: failure.code, stdout: failure.stdout, stderr: failure.stderr };
-  }
-}
 
 const faultlineWith = (env: Record<string, string | undefined>, ...args: string[]) =>
   runFaultline(args, env);

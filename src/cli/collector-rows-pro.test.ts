@@ -4,17 +4,13 @@
  * theirs, `eval` scores against their labels (agent, step, MAST modes).
  */
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { promisify } from 'node:util';
-import { ROOT } from '../../test/paths.js';
+import { runFaultline } from '../../test/run-cli.js';
 import type { Trace } from '../trace/model.js';
 
-const run = promisify(execFile);
-const CLI = join(ROOT, 'src/cli/index.ts');
 const formats = 'src/trace/__fixtures__/formats';
 const CLICKHOUSE = `${formats}/collector-rows-clickhouse.json`;
 const NESTED = `${formats}/collector-rows-nested.json`;
@@ -30,20 +26,7 @@ describe('collector rows and Who&When Pro on the command line', () => {
     await rm(home, { recursive: true, force: true });
   });
 
-  async function faultline(
-    ...args: string[]
-  ): Promise<{ code: number; stdout: string; stderr: string }> {
-    try {
-      const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', CLI, ...args], {
-        cwd: ROOT,
-        env: { ...process.env, NO_COLOR: '1', FAULTLINE_HOME: home },
-      });
-      return { code: 0, stdout, stderr };
-    } catch (error) {
-      const failure = error as { code: number; stdout: string; stderr: string };
-      return { code: failure.code, stdout: failure.stdout, stderr: failure.stderr };
-    }
-  }
+  const faultline = (...args: string[]) => runFaultline(args, { FAULTLINE_HOME: home });
 
   it('inspects span rows with each step’s span facts, and Pro runs with their labels', async () => {
     const [rows, pro] = await Promise.all([

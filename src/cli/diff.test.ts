@@ -1,32 +1,14 @@
 /** `faultline diff` and `attribute --method diverge --ref`, run as a user runs them. */
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { promisify } from 'node:util';
-import { ROOT } from '../../test/paths.js';
+import { runFaultline } from '../../test/run-cli.js';
 
-const run = promisify(execFile);
-const CLI = join(ROOT, 'src/cli/index.ts');
 const FIXTURES = 'src/attribution/diverge/__fixtures__';
 const FAILED = `${FIXTURES}/failed.json`;
 const PASSED = `${FIXTURES}/passed.json`;
 const OTHER = `${FIXTURES}/other-task.json`;
 
-async function faultline(
-  ...args: string[]
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', CLI, ...args], {
-      cwd: ROOT,
-      env: { ...process.env, NO_COLOR: '1' },
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failure = error as { code: number; stdout: string; stderr: string };
-    return { code: failure.code, stdout: failure.stdout, stderr: failure.stderr };
-  }
-}
+const faultline = (...args: string[]) => runFaultline(args);
 
 describe('faultline diff', () => {
   it('names the first step that departs in substance, both sides quoted, runs aligned around it', async () => {

@@ -1,37 +1,20 @@
 /** `faultline spectrum`, run as a user runs it, over runs written to a temporary folder. */
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { promisify } from 'node:util';
 import {
   asWhoAndWhen,
   pricingRun,
   pricingRuns,
 } from '../attribution/spectrum/__fixtures__/runs.js';
 import { ROOT } from '../../test/paths.js';
+import { runFaultline } from '../../test/run-cli.js';
 import { databaseLocation } from '../config.js';
 import { openDatabase } from '../store/database.js';
 import { RunStore } from '../store/runs.js';
 
-const run = promisify(execFile);
-const CLI = join(ROOT, 'src/cli/index.ts');
-
-async function faultline(
-  ...args: string[]
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', CLI, ...args], {
-      cwd: ROOT,
-      env: { ...process.env, NO_COLOR: '1' },
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failure = error as { code: number; stdout: string; stderr: string };
-    return { code: failure.code, stdout: failure.stdout, stderr: failure.stderr };
-  }
-}
+const faultline = (...args: string[]) => runFaultline(args);
 
 /** Writes runs as canonical JSON; without outcome in the file, under passed/ or failed/. */
 function writeRuns(byFolder: boolean): string {
