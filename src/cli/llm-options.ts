@@ -6,7 +6,7 @@ import { Option, type Command } from 'commander';
 import { PROMPT_STYLES, type LlmOptions, type PromptStyle } from '../attribution/llm/catalog.js';
 import { UserError } from '../errors.js';
 import { priceFile } from '../config.js';
-import { readPriceFile } from '../llm/prices.js';
+import { readPriceFile, type Price } from '../llm/prices.js';
 import { wholeNumber } from './flag-values.js';
 
 /** The raw flags as commander parses them. */
@@ -58,16 +58,22 @@ function promptStyle(value: string): PromptStyle {
   return value as PromptStyle;
 }
 
+/** The price overrides `--prices` names, else FAULTLINE_PRICES; undefined when neither is set. */
+export function priceOverrides(flag: string | undefined): Record<string, Price> | undefined {
+  const file = priceFile(flag);
+  return file === undefined ? undefined : readPriceFile(file);
+}
+
 /** LlmOptions from parsed flags (environment variables fill in the rest when the client is made). */
 export function llmOptionsOf(flags: LlmFlags): LlmOptions {
-  const prices = priceFile(flags.prices);
+  const prices = priceOverrides(flags.prices);
   return {
     ...(flags.model ? { model: flags.model } : {}),
     ...(flags.baseUrl ? { baseUrl: flags.baseUrl } : {}),
     cache: flags.cache,
     timeoutMs: wholeNumber(flags.timeout, '--timeout', 1) * 1000,
     maxRetries: wholeNumber(flags.retries, '--retries', 0),
-    ...(prices ? { prices: readPriceFile(prices) } : {}),
+    ...(prices ? { prices } : {}),
     ...(flags.contextTokens
       ? { contextTokens: wholeNumber(flags.contextTokens, '--context-tokens', 1000) }
       : {}),

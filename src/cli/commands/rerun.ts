@@ -6,11 +6,11 @@
  */
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { databaseLocation, faultlineHome, priceFile } from '../../config.js';
+import { databaseLocation, faultlineHome } from '../../config.js';
 import { UserError } from '../../errors.js';
-import { readPriceFile } from '../../llm/prices.js';
 import type { RerunRun } from '../../recording/rerun/rerun.js';
 import { nonNegativeNumber, wholeNumber } from '../flag-values.js';
+import { priceOverrides } from '../llm-options.js';
 
 interface RerunFlags {
   run: string;
@@ -76,7 +76,7 @@ export function registerRerun(program: Command, exit: (code: number) => void): v
       const maxCalls =
         flags.maxCalls === undefined ? undefined : wholeNumber(flags.maxCalls, '--max-calls', 1);
       const maxCostUsd = flags.maxCost === undefined ? undefined : dollarsOf(flags.maxCost);
-      const prices = priceFile(flags.prices);
+      const prices = priceOverrides(flags.prices);
       const timeoutMs = wholeNumber(flags.timeout, '--timeout', 1) * 1000;
       const stamp = new Date().toISOString().replace(/\D/g, '').slice(0, 14);
       const folder = flags.out ?? join(faultlineHome(), 'reruns', flags.task ?? `rerun-${stamp}`);
@@ -101,7 +101,7 @@ export function registerRerun(program: Command, exit: (code: number) => void): v
           concurrency,
           ...(maxCalls === undefined ? {} : { maxCalls }),
           ...(maxCostUsd === undefined ? {} : { maxCostUsd }),
-          ...(prices ? { prices: readPriceFile(prices) } : {}),
+          ...(prices ? { prices } : {}),
           ...(flags.task ? { task: flags.task } : {}),
           folder,
           ...(store ? { store: store.store } : {}),
