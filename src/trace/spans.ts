@@ -5,6 +5,7 @@
  */
 import type { DraftStep } from './build-trace.js';
 import type { SpanInfo, StepLogprobs, ToolCall, ToolResult } from './model.js';
+import type { OtlpSpan } from './otlp.js';
 import { spanTree, walkSpanTree } from './span-tree.js';
 import { callsText } from './step-text.js';
 
@@ -102,6 +103,26 @@ export function isoOfMillis(millis: number): string | undefined {
 
 /** The speaker of a model call, or of a failure, that no agent span encloses: no agent is named. */
 export const NO_AGENT = '(no agent)';
+
+/**
+ * An OTLP span as a neutral span of no kind yet, under `name`: its id, parent, times and error;
+ * each OTLP reader then sets what its convention says (kind, name, content, model).
+ */
+export function neutralOfOtlp(span: OtlpSpan, name: string = NO_AGENT): NeutralSpan {
+  const out: NeutralSpan = {
+    id: span.spanId,
+    start: span.start,
+    end: span.end,
+    kind: 'other',
+    name,
+    content: '',
+  };
+  const timestamp = isoOfNanos(span.start);
+  if (timestamp) out.timestamp = timestamp;
+  if (span.parentSpanId) out.parentId = span.parentSpanId;
+  if (span.error) out.error = span.error;
+  return out;
+}
 
 /**
  * `{ note }` saying so when every agent step of a run is a model call outside any agent span (a

@@ -17,7 +17,7 @@ import { decodeOtlp, hasSpanAttribute, type OtlpSpan } from '../otlp.js';
 import { sessionOf } from '../span-outcome.js';
 import { requireSpanSteps, spanRunTrace } from '../span-run.js';
 import {
-  isoOfNanos,
+  neutralOfOtlp,
   NO_AGENT,
   setModelUsage,
   stepsFromSpans,
@@ -82,18 +82,7 @@ function firstUserText(value: unknown): string | undefined {
 function neutral(span: OtlpSpan): NeutralSpan {
   const attributes = span.attributes;
   const operation = String(attributes[OPERATION_ID] ?? '');
-  const out: NeutralSpan = {
-    id: span.spanId,
-    start: span.start,
-    end: span.end,
-    kind: 'other',
-    name: NO_AGENT,
-    content: '',
-  };
-  const timestamp = isoOfNanos(span.start);
-  if (timestamp) out.timestamp = timestamp;
-  if (span.parentSpanId) out.parentId = span.parentSpanId;
-  if (span.error) out.error = span.error;
+  const out = neutralOfOtlp(span);
   const agent = agentOf(attributes);
   if (MODEL_CALLS.has(operation)) {
     out.kind = 'llm';

@@ -15,7 +15,7 @@ import { callsText } from '../step-text.js';
 import type { StepLogprobs, ToolCall } from '../model.js';
 import { decodeOtlp, isOtlp, someString, type OtlpSpan } from '../otlp.js';
 import {
-  isoOfNanos,
+  neutralOfOtlp,
   NO_AGENT,
   noAgentNote,
   stepsFromSpans,
@@ -109,24 +109,13 @@ function inputMessages(span: OtlpSpan) {
 
 function neutral(span: OtlpSpan): NeutralSpan {
   const operation = String(span.attributes['gen_ai.operation.name'] ?? '');
-  const out: NeutralSpan = {
-    id: span.spanId,
-    start: span.start,
-    end: span.end,
-    kind: 'other',
-    name: NO_AGENT,
-    content: '',
-  };
+  const out = neutralOfOtlp(span);
   setModelUsage(
     out,
     span.attributes['gen_ai.response.model'] ?? span.attributes['gen_ai.request.model'],
     span.attributes['gen_ai.usage.input_tokens'],
     span.attributes['gen_ai.usage.output_tokens'],
   );
-  const timestamp = isoOfNanos(span.start);
-  if (timestamp) out.timestamp = timestamp;
-  if (span.parentSpanId) out.parentId = span.parentSpanId;
-  if (span.error) out.error = span.error;
   const outputs = outputMessages(span);
   if (operation === 'invoke_agent') {
     out.kind = 'agent';

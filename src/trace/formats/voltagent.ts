@@ -28,6 +28,7 @@ import { decodeOtlp, hasSpanAttribute, type OtlpSpan } from '../otlp.js';
 import { requireSpanSteps, spanRunTrace } from '../span-run.js';
 import {
   isoOfNanos,
+  neutralOfOtlp,
   setModelUsage,
   stepsFromSpans,
   withQuestionStep,
@@ -85,21 +86,7 @@ function resultText(value: unknown): string {
   return textOf(parsed);
 }
 
-function base(span: OtlpSpan): NeutralSpan {
-  const out: NeutralSpan = {
-    id: span.spanId,
-    start: span.start,
-    end: span.end,
-    kind: 'other',
-    name: agentOf(span),
-    content: '',
-  };
-  const timestamp = isoOfNanos(span.start);
-  if (timestamp) out.timestamp = timestamp;
-  if (span.parentSpanId) out.parentId = span.parentSpanId;
-  if (span.error) out.error = span.error;
-  return out;
-}
+const base = (span: OtlpSpan): NeutralSpan => neutralOfOtlp(span, agentOf(span));
 
 const callOf = (span: OtlpSpan): ToolCall => {
   const id = text(span.attributes['tool.call.id']);
