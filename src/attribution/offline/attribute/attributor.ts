@@ -64,7 +64,7 @@ export function namedAgentWithModel(trace: Trace, model: OfflineModel): string |
   if (!trace.steps.some(onTeam)) return null;
   const prediction = predict(trace, model);
   const decision = decode(trace, prediction, regimeOf(trace, prediction.rows, model));
-  return trace.steps[decision.best.step]!.agent;
+  return decision.owner(decision.best.step);
 }
 
 /** Attributes one trace with a loaded model. Synchronous, no I/O. */
@@ -147,12 +147,12 @@ export function attributeWithSignals(
     .slice(0, CANDIDATE_COUNT)
     .map((entry, rank) => ({
       step: entry.step,
-      agent: trace.steps[entry.step]!.agent,
+      agent: decision.owner(entry.step),
       score: round(candidateConfidence(entry.score, rank)),
     }));
   const { rows } = prediction;
   const attribution: Attribution = {
-    agent: trace.steps[best.step]!.agent,
+    agent: decision.owner(best.step),
     step: best.step,
     reason: explanation.reason,
     evidence: explanation.evidence,

@@ -13,6 +13,7 @@ import { softmax } from '../scores/scoring.js';
 import { originOfCall, type CallOrigin } from './call-origin.js';
 import { firstFailingStep, firstRejectedAgent, type FirstFailing } from './first-failing-step.js';
 import type { DecodingRegime } from './regimes.js';
+import { stepOwners } from './step-owner.js';
 
 /** A step with its joint score (normalised over the candidate steps). */
 export interface Scored {
@@ -30,11 +31,11 @@ export interface Decision {
   top: Scored;
   /** The earliest step scoring at least the regime's share of the top one. */
   earliest: Scored;
-  /** The named agent. */
+  /** The named agent: the one that answers for the named step. */
   agent: string;
   /** Where the agent rejected first was named: it, and its first failing step. */
   rejectedFirst: { agent: string; failing: FirstFailing } | undefined;
-  /** The named agent's most likely step. */
+  /** The most likely step of the speaker searched (the earliest strong step's, or the agent rejected first's). */
   likeliest: Scored;
   /** The named agent's first failing step, where the regime reports it. */
   first: FirstFailing | undefined;
@@ -44,6 +45,8 @@ export interface Decision {
   best: Scored;
   /** Which steps may be named (never the task). */
   candidate: (step: number) => boolean;
+  /** The agent that answers for a step: its speaker, or for a tool's output the caller (step-owner.ts). */
+  owner: (step: number) => string;
 }
 
 /** Decodes a prediction under a regime. */
@@ -52,14 +55,19 @@ export function decode(
   prediction: OfflinePrediction,
   regime: DecodingRegime,
 ): Decision {
-  const { rows, stepProbabilities, agents } = prediction;
-  const agentProbability = new Map(agents.map((entry) => [entry.agent, entry.probability]));
-  // A step may be named only where its speaker may be (scores/candidate-agents.ts): never a
-  // tool's output or a placeholder's step while an agent has a candidate step.
+  const { rows, stepProbabilities, agents, speakers } = prediction;
+  const speakerProbability = new Map(speakers.map((entry) => [entry.agent, entry.probability]));
+  // A step may be named only where an agent that may be named answers for it
+  // (scores/candidate-agents.ts): its speaker, or the caller of a tool whose output it is; never a
+  // placeholder's step while an agent has a candidate step. The step's own speaker's probability
+  // weighs it, a tool's included.
+  const owners = stepOwners(trace, new Set(agents.map((entry) => entry.agent)));
+  const owner = (step: number) => owners[step] ?? trace.steps[step]!.agent;
   const combined = stepProbabilities.map((score, step) =>
-    score > 0 && (agents.length === 0 || agentProbability.has(trace.steps[step]!.agent))
+    score > 0 && (agents.length === 0 || owners[step] !== undefined)
       ? Math.log(score) +
-        regime.agentWeight * Math.log((agentProbability.get(trace.steps[step]!.agent) ?? 0) + 1e-9)
+        regime.agentWeight *
+          Math.log((speakerProbability.get(trace.steps[step]!.agent) ?? 0) + 1e-9)
       : -Infinity,
   );
   const joint = softmax(
@@ -80,11 +88,13 @@ export function decode(
     regime.rejectedShare === undefined
       ? undefined
       : firstRejectedAgent(trace, rows, candidate, agents, regime.rejectedShare);
-  const agent = rejectedFirst?.agent ?? trace.steps[earliest.step]!.agent;
-  const likeliest = ranked.find((entry) => trace.steps[entry.step]!.agent === agent)!;
+  // The step is searched among its speaker's (a tool's, where its output scores best); the agent
+  // named answers for the step found (step-owner.ts).
+  const speaker = rejectedFirst?.agent ?? trace.steps[earliest.step]!.agent;
+  const likeliest = ranked.find((entry) => trace.steps[entry.step]!.agent === speaker)!;
   // The agent rejected first comes with its first failing step.
   const failing = regime.firstFailing
-    ? (rejectedFirst?.failing ?? firstFailingStep(trace, rows, candidate, agent))
+    ? (rejectedFirst?.failing ?? firstFailingStep(trace, rows, candidate, speaker))
     : undefined;
   // Under `rejected-else-likeliest`, only a step what follows rejects replaces the likeliest one.
   const first =
@@ -101,6 +111,7 @@ export function decode(
     : first
       ? { step: first.step, score: joint[first.step]! }
       : likeliest;
+  const agent = owner(best.step);
   return {
     joint,
     ranked,
@@ -113,5 +124,6 @@ export function decode(
     origin,
     best,
     candidate,
+    owner,
   };
 }

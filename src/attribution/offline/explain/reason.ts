@@ -32,7 +32,7 @@ export function explainDecision(
   stated: Stated,
 ): StepExplanation {
   const { rows, agents, figures } = prediction;
-  const { top, earliest, agent, rejectedFirst, likeliest, first, origin, best } = decision;
+  const { top, earliest, agent, rejectedFirst, likeliest, first, origin, best, owner } = decision;
   const explanation = origin
     ? explainCallOrigin(
         trace,
@@ -41,7 +41,7 @@ export function explainDecision(
         explainStep(trace, first!.step, rows[first!.step]!, scorer, first!.signal, figures),
       )
     : explainStep(trace, best.step, rows[best.step]!, scorer, first?.signal, figures);
-  const topAgent = trace.steps[top.step]!.agent;
+  const topAgent = owner(top.step);
   const statedAgent = (name: string) => wholePercent(stated.agent(name));
   // Compared through the agent scorer's own probabilities: an unfamiliar run states every agent at
   // one held-out rate (train/calibrate.ts), which cannot tell two agents apart.
@@ -60,9 +60,17 @@ export function explainDecision(
       ? `This run is unlike the step-labelled training runs, so ${agent}'s ${FIRST_FAILING_TEXT[first.why]} is named rather than its highest-scoring one (step ${likeliest.step}). `
       : '';
   return {
-    reason: `${named}${instead}${contradictionText(trace, best.step)}${explanation.reason}`,
+    reason: `${named}${instead}${toolOutputText(trace, best.step, owner(best.step))}${contradictionText(trace, best.step)}${explanation.reason}`,
     evidence: explanation.evidence,
   };
+}
+
+/** Where the named step is a tool's output, whose call it answers (step-owner.ts). */
+function toolOutputText(trace: Trace, step: number, owner: string): string {
+  const speaker = trace.steps[step]!.agent;
+  return speaker === owner
+    ? ''
+    : `Step ${step} is ${speaker}'s output for ${owner}'s call, so ${owner} answers for it. `;
 }
 
 /** Where the named step contradicts the tool output it just read, what it reports and what was given. */

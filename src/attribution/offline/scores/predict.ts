@@ -21,6 +21,11 @@ export interface OfflinePrediction {
   stepProbabilities: number[];
   /** Probability that each agent is responsible, most likely first (agents only, no tools). */
   agents: { agent: string; probability: number }[];
+  /**
+   * The agent scorer's probability of every speaker it scored, tools and placeholders included:
+   * what a step's joint score reads (a tool's output may be the decisive step, blamed on its caller).
+   */
+  speakers: { agent: string; probability: number }[];
 }
 
 /** The prediction, with the run's figures as its rows read them (the reason's quotes read them). */
@@ -44,11 +49,9 @@ export function predict(
     .sort((left, right) => right.probability - left.probability);
   // An adapted model moves them by what its system's labels say of each agent.
   // Only agents may be named: tools and placeholders leave the list (candidate-agents.ts).
-  const agents = candidateAgents(
-    trace,
-    model.system ? applyAgentPrior(scored, model.system) : scored,
-  );
-  return { rows, stepProbabilities, agents, figures };
+  const speakers = model.system ? applyAgentPrior(scored, model.system) : scored;
+  const agents = candidateAgents(trace, speakers);
+  return { rows, stepProbabilities, agents, speakers, figures };
 }
 
 /** Scores a trace's steps and agents. */
@@ -57,6 +60,6 @@ export function predictOffline(
   model: OfflineModel,
   options: AttributeOptions = {},
 ): OfflinePrediction {
-  const { rows, stepProbabilities, agents } = predict(trace, model, options);
-  return { rows, stepProbabilities, agents };
+  const { rows, stepProbabilities, agents, speakers } = predict(trace, model, options);
+  return { rows, stepProbabilities, agents, speakers };
 }
