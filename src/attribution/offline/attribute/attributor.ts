@@ -64,7 +64,7 @@ export function namedAgentWithModel(trace: Trace, model: OfflineModel): string |
   if (!trace.steps.some(onTeam)) return null;
   const prediction = predict(trace, model);
   const decision = decode(trace, prediction, regimeOf(trace, prediction.rows, model));
-  return decision.owner(decision.best.step);
+  return decision.agent;
 }
 
 /** Attributes one trace with a loaded model. Synchronous, no I/O. */
@@ -152,7 +152,7 @@ export function attributeWithSignals(
     }));
   const { rows } = prediction;
   const attribution: Attribution = {
-    agent: decision.owner(best.step),
+    agent,
     step: best.step,
     reason: explanation.reason,
     evidence: explanation.evidence,

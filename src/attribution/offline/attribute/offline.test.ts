@@ -17,6 +17,10 @@ import {
   loadOfflineModel,
 } from './attributor.js';
 import { statedFigure } from '../scores/statement.js';
+import { applyPlatt } from '../scores/calibration.js';
+import { predict } from '../scores/predict.js';
+import { decode } from '../decode/decode.js';
+import { regimeOf } from '../decode/regimes.js';
 import { fitFamiliarity, type FamiliarityModel } from '../familiarity/familiarity.js';
 import { FEATURE_NAMES } from '../features/feature-names.js';
 import { stepInputs } from '../features/inputs.js';
@@ -280,10 +284,16 @@ describe('familiarity and confidence', () => {
       ...model,
       calibration: { ...model.calibration!, unfamiliar: older },
     });
-    // (the named one never below chance)
-    assert.notDeepEqual(
+    // (the named one never below chance): each other candidate at the mapping's rate of its raw
+    // joint score, not at its rank's.
+    const prediction = predict(unseen, model);
+    const { joint } = decode(unseen, prediction, regimeOf(unseen, prediction.rows, model));
+    assert.ok((old.candidates?.length ?? 0) > 1);
+    assert.deepEqual(
       old.candidates?.slice(1).map((candidate) => candidate.score),
-      byRank.slice(1, old.candidates?.length).map((rate) => Number(rate.toFixed(4))),
+      old.candidates
+        ?.slice(1)
+        .map((candidate) => Number(applyPlatt(joint[candidate.step]!, older.step).toFixed(4))),
     );
   });
 
