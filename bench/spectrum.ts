@@ -3,10 +3,13 @@
  * one task of 100 steps each, the size of FAMAS's repeats. The runs are made from the longest
  * Magentic-One run of the shared Who&When data (its steps cycled to 100), each run with its numbers
  * changed, one step in five reworded, and one run in three passing, so that units must be matched
- * across runs as in real repeats. Measured: the analysis, units and all (target 1 s). Prints
+ * across runs as in real repeats. Measured: the analysis, units and all (target 1 s); and the
+ * combined verdict of each failed run in turn over the same runs, as `faultline attribute FOLDER`
+ * gives them (units cut once for the task, target 1.5 s for the 14). Prints
  * `{ results: [{ name, values, unit, target }], notes }`.
  */
 import { join } from 'node:path';
+import { createCombinedMethod } from '../src/attribution/spectrum/combined.js';
 import { analyseSpectrum } from '../src/attribution/spectrum/rank.js';
 import { buildTrace } from '../src/trace/build-trace.js';
 import { expandPaths, loadTrace } from '../src/trace/load.js';
@@ -49,6 +52,15 @@ for (let round = 0; round < 7; round += 1) {
   units = analyseSpectrum(runs).units.length;
   seconds.push((performance.now() - started) / 1000);
 }
+// Each failed run's combined verdict in turn, one method and one run list (`attribute FOLDER`).
+const failedRuns = runs.filter((run) => run.outcome === 'failure');
+const inTurn: number[] = [];
+for (let round = 0; round < 3; round += 1) {
+  const combined = createCombinedMethod();
+  const started = performance.now();
+  for (const run of failedRuns) await combined.attribute(run, { runs });
+  inTurn.push((performance.now() - started) / 1000);
+}
 process.stdout.write(
   `${JSON.stringify({
     results: [
@@ -57,6 +69,12 @@ process.stdout.write(
         values: seconds,
         unit: 's',
         target: 1,
+      },
+      {
+        name: `combined verdicts of the ${failedRuns.length} failed runs of those ${RUNS}, in turn`,
+        values: inTurn,
+        unit: 's',
+        target: 1.5,
       },
     ],
     notes: [

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { pricingRuns } from './__fixtures__/runs.js';
 import { createCombinedMethod } from './combined.js';
-import { spectrumMethod } from './method.js';
+import { createSpectrumMethod, runsWith, spectrumMethod, unitsOnce } from './method.js';
 
 describe('combined verdict', () => {
   it('names the step the spectrum and the divergence point to, and says what it rests on', async () => {
@@ -55,5 +55,28 @@ describe('combined verdict', () => {
     const result = await spectrumMethod.attribute(runs[0]!, { runs });
     assert.equal(result.spectrum?.runs.failing, 3);
     assert.match(result.spectrum.notes[0]!, /all were counted as failing/);
+  });
+
+  it('gives each failed run of a task, attributed in turn with one run list, the verdict it gets alone, its units cut once', async () => {
+    // A run of unknown outcome is studied as failing, and counts so in its own analysis only.
+    const runs = pricingRuns(5, 3, 4).map((run, index) =>
+      index === 6 ? { ...run, outcome: 'unknown' as const } : run,
+    );
+    const studied = runs.filter((run) => run.outcome !== 'success');
+    for (const create of [() => createCombinedMethod(), () => createSpectrumMethod()]) {
+      const shared = create();
+      for (const run of studied) {
+        const inTurn = await shared.attribute(run, { runs });
+        const alone = await create().attribute(run, { runs: [...runs] });
+        assert.deepEqual(inTurn, alone, run.id);
+      }
+    }
+    const unitsOf = unitsOnce();
+    const [first, second] = studied.map((run) => runsWith(run, runs).runs);
+    assert.equal(unitsOf(runs, first!), unitsOf(runs, second!));
+    assert.deepEqual(
+      first!.map((run) => run.id),
+      runs.map((run) => run.id),
+    );
   });
 });

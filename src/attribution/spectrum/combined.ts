@@ -15,7 +15,7 @@ import { diffTraces } from '../diverge/diff.js';
 import { NO_USAGE, type Attribution, type AttributionMethod, type ReplayProof } from '../method.js';
 import { createOfflineMethod } from '../offline/attribute/attributor.js';
 import { analyseSpectrum, countsText } from './rank.js';
-import { NEEDS_RUNS, runsWith } from './method.js';
+import { NEEDS_RUNS, runsWith, unitsOnce } from './method.js';
 import { summariseSpectrum } from './summary.js';
 import { UserError } from '../../errors.js';
 
@@ -58,6 +58,7 @@ function provedStep(trace: Trace): ReplayProof | undefined {
 /** Creates the `combined` method over a model file (the shipped one by default). */
 export function createCombinedMethod(modelPath?: string): AttributionMethod {
   const offline = createOfflineMethod(modelPath);
+  const unitsOf = unitsOnce();
   return {
     name: COMBINED,
     description:
@@ -66,7 +67,7 @@ export function createCombinedMethod(modelPath?: string): AttributionMethod {
       if (!options.runs || options.runs.length === 0) throw new UserError(NEEDS_RUNS);
       const { runs, failed } = runsWith(trace, options.runs);
       const model = await offline.attribute(trace, options);
-      const spectrum = analyseSpectrum(runs, { failed });
+      const spectrum = analyseSpectrum(runs, { failed, abstraction: unitsOf(options.runs, runs) });
       const top = spectrum.failed.steps[0]?.score ?? 0;
       const spectrumWeight = spectrum.conclusive ? WEIGHTS.spectrum : WEIGHTS.weakSpectrum;
       const parted = divergenceStep(trace, runs.slice(0, -1));

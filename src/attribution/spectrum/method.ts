@@ -8,6 +8,7 @@ import type { Trace } from '../../trace/model.js';
 import { NO_USAGE, type Attribution, type AttributionMethod } from '../method.js';
 import { analyseSpectrum, countsText, type SpectrumOptions } from './rank.js';
 import { summariseSpectrum } from './summary.js';
+import { abstractRuns, type Abstraction, type UnitOptions } from './units.js';
 
 /** The registry name. */
 export const SPECTRUM = 'spectrum';
@@ -27,25 +28,51 @@ function sameRun(left: Trace, right: Trace): boolean {
 }
 
 /**
- * The run list the analysis reads: the siblings (the run itself left out), then the run. When no
- * sibling says how it ended, they are counted as failing, as FAMAS counts the repeats of a failed
- * task that its checker did not pass (`assumed` says so).
+ * The run list the analysis reads: the runs in their order, the run itself among them marked as
+ * failing (after them when it is not one of them). When no other run says how it ended, they are
+ * counted as failing, as FAMAS counts the repeats of a failed task that its checker did not pass
+ * (`assumed` says so). Each run keeps its steps (the same array), so that units cut once from
+ * the runs serve every failed run of the task (`unitsOnce`).
  */
 export function runsWith(
   trace: Trace,
   runs: readonly Trace[],
 ): { runs: Trace[]; failed: Trace; assumed: boolean } {
   const failed: Trace = trace.outcome === 'failure' ? trace : { ...trace, outcome: 'failure' };
-  let others = runs.filter((run) => !sameRun(run, trace));
+  const others = runs.filter((run) => !sameRun(run, trace));
   const assumed = others.length > 0 && others.every((run) => run.outcome === 'unknown');
-  if (assumed) others = others.map((run) => ({ ...run, outcome: 'failure' as const }));
-  return { runs: [...others, failed], failed, assumed };
+  const at = runs.findIndex((run) => sameRun(run, trace));
+  const list = runs.flatMap((run, index): Trace[] => {
+    if (index === at) return [failed];
+    if (sameRun(run, trace)) return [];
+    return [assumed ? { ...run, outcome: 'failure' } : run];
+  });
+  return { runs: at === -1 ? [...list, failed] : list, failed, assumed };
+}
+
+/**
+ * Units cut once per run list given (`AttributeOptions.runs`), for the failed runs of a task
+ * attributed in turn (`attribute FOLDER` gives each the same list): the list `runsWith` made
+ * differs from the given one only in outcomes, so its units are the same. A list with the run
+ * added (it was not among them) is cut anew.
+ */
+export function unitsOnce(
+  settings: UnitOptions = {},
+): (given: readonly Trace[], runs: readonly Trace[]) => Abstraction {
+  const cut = new WeakMap<readonly Trace[], Abstraction>();
+  return (given, runs) => {
+    if (runs.length !== given.length) return abstractRuns(runs, settings);
+    let abstraction = cut.get(given);
+    if (!abstraction) cut.set(given, (abstraction = abstractRuns(runs, settings)));
+    return abstraction;
+  };
 }
 
 /** Creates the `spectrum` method with the given analysis settings. */
 export function createSpectrumMethod(
-  settings: Omit<SpectrumOptions, 'failed'> = {},
+  settings: Omit<SpectrumOptions, 'failed' | 'abstraction'> = {},
 ): AttributionMethod {
+  const unitsOf = unitsOnce(settings);
   return {
     name: SPECTRUM,
     description:
@@ -53,7 +80,8 @@ export function createSpectrumMethod(
     async attribute(trace, options = {}) {
       if (!options.runs || options.runs.length === 0) throw new UserError(NEEDS_RUNS);
       const { runs, failed, assumed } = runsWith(trace, options.runs);
-      const result = analyseSpectrum(runs, { ...settings, failed });
+      const abstraction = unitsOf(options.runs, runs);
+      const result = analyseSpectrum(runs, { ...settings, failed, abstraction });
       if (assumed)
         result.notes.unshift(
           'no other run of the task says how it ended: all were counted as failing',

@@ -17,7 +17,7 @@ import {
   repeatWeight,
   shareFactor,
 } from './formulas.js';
-import { abstractRuns, type Abstraction, type UnitOptions } from './units.js';
+import { abstractRuns, boundTo, type Abstraction, type UnitOptions } from './units.js';
 import { departures } from './origins.js';
 import type { RankedUnit, SpectrumResult, SuspiciousStep } from './types.js';
 import { tallyUnits, type UnitTally } from './tally.js';
@@ -34,6 +34,11 @@ export interface SpectrumOptions extends UnitOptions {
   lambda?: number;
   /** Apply FAMAS's repeat, activation and share factors (default true). */
   factors?: boolean;
+  /**
+   * Units already cut from these runs' steps, in this order (runs that differ only in outcome:
+   * method.ts's `unitsOnce`); bound to the runs given, whose outcomes count.
+   */
+  abstraction?: Abstraction;
 }
 
 /** "in 9 of 10 failing runs and 1 of 8 passing", the counts a step is shown with. */
@@ -102,7 +107,9 @@ export function analyseSpectrum(
   options: SpectrumOptions = {},
 ): SpectrumResult {
   const failedRun = studiedRun(traces, options.failed);
-  const abstraction = abstractRuns(traces, options);
+  const abstraction = options.abstraction
+    ? boundTo(options.abstraction, traces)
+    : abstractRuns(traces, options);
   const tally = tallyUnits(abstraction);
   const scores = scoreUnits(tally, options);
   const lambda = options.lambda ?? DEFAULT_LAMBDA;
