@@ -57,6 +57,37 @@ test('POST /:id/outcome marks a run failed and attributes it at once', async () 
   await db.close();
 });
 
+test('a failed run whose task has a passing run in the store gets the combined verdict', async () => {
+  const { db, runs, app } = await setUp();
+  /** A run of team-7's task: the coder writes `code`, the reviewer approves what it printed. */
+  const run = (id: string, code: string, printed: string, outcome: 'success' | 'unknown') =>
+    buildTrace({
+      id,
+      format: 'proxy',
+      question: 'What is 17 * 23 + 5?',
+      outcome,
+      steps: [
+        { speaker: 'planner', content: 'Multiply 17 by 23, then add 5.' },
+        { speaker: 'coder', content: `run_code({"code":"${code}"})` },
+        { speaker: 'run_code', role: 'tool', content: printed },
+        { speaker: 'reviewer', content: `Approved. FINAL ANSWER: ${printed}` },
+      ],
+    });
+  await runs.save(run('team-8', '17 * 23 + 5', '396', 'success'));
+  await runs.save(run('team-9', '17 * 23 + 5', '396', 'success'));
+  await runs.save(run('team-10', '17 * 23 + 6', '397', 'unknown'));
+  await app.request('/team-10/outcome', post({ outcome: 'failed' }));
+  const response = await app.request('/team-7/outcome', post({ outcome: 'failed' }));
+  const { analysis } = (await response.json()) as {
+    analysis: { method: string; result: { step: number; reason: string; spectrum?: unknown } };
+  };
+  assert.equal(analysis.method, 'combined');
+  assert.ok(analysis.result.spectrum, 'the spectrum of the task is part of the verdict');
+  assert.match(analysis.result.reason, /in 2 of 2 failing runs and 0 of 2 passing/);
+  assert.equal(analysis.result.step, 1, "the coder's call that the passing runs do not make");
+  await db.close();
+});
+
 test('passed runs are not attributed; unknown runs and outcomes are refused', async () => {
   const { db, app } = await setUp();
   const passed = (await (

@@ -1,6 +1,7 @@
 /**
  * `faultline outcome RUN failed|passed`: say how a recorded run ended. A failed run is attributed
- * at once (offline method), and the verdict is printed and stored for the page.
+ * at once (the combined verdict where the store holds a passing run of its task, else the offline
+ * method), and the verdict is printed and stored for the page.
  */
 import type { Command } from 'commander';
 import { databaseLocation } from '../../config.js';

@@ -1,16 +1,19 @@
 /**
  * Saying how a recorded run ended: its outcome is stored with the run (and written into its file),
- * and a failed run is attributed at once with the offline method, the analysis stored beside it so
- * the page shows it. Shared by `faultline outcome` and `POST /api/runs/:id/outcome`.
+ * and a failed run is attributed at once, the analysis stored beside it so the page shows it: with
+ * the combined verdict (src/attribution/spectrum/combined.ts) where the store holds other runs of
+ * its task, one of them passing, else with the offline method. Shared by `faultline outcome` and
+ * `POST /api/runs/:id/outcome`.
  */
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import type { Attribution } from '../../attribution/method.js';
 import { getMethod } from '../../attribution/registry.js';
+import { COMBINED } from '../../attribution/spectrum/combined.js';
 import { UserError } from '../../errors.js';
 import type { AnalysisRecord, Repository } from '../../store/repository.js';
 import type { RunRecord, RunStore } from '../../store/runs.js';
-import type { TraceOutcome } from '../../trace/model.js';
+import type { Trace, TraceOutcome } from '../../trace/model.js';
 
 /** The words an outcome may be given as. */
 const WORDS: Record<string, TraceOutcome> = {
@@ -34,7 +37,7 @@ export function outcomeOf(word: string): TraceOutcome {
 /** What marking an outcome did. */
 export interface MarkedOutcome {
   run: RunRecord;
-  /** The offline attribution of a failed run, when asked for. */
+  /** The attribution of a failed run (combined, or offline), when asked for. */
   analysis?: AnalysisRecord;
 }
 
@@ -48,9 +51,27 @@ function writeOutcome(file: string | null, outcome: TraceOutcome): void {
   renameSync(temporary, file);
 }
 
+/** Most runs of a task read for its combined verdict: the latest, as many as the task view reads. */
+export const TASK_RUNS_READ = 200;
+
+/**
+ * The latest runs of a run's task in the store, each with the outcome its row holds, where they
+ * can speak for it: another run besides it, and one of them passed (a passing run is what sets a
+ * failure apart, as `attribute FOLDER` asks).
+ */
+async function taskRuns(repository: Repository, run: RunRecord): Promise<Trace[] | undefined> {
+  if (run.task === null) return undefined;
+  const latest = await repository.tasks.latest(run.task, TASK_RUNS_READ);
+  const traces = latest.map(({ run: other, trace }) => ({ ...trace, outcome: other.outcome }));
+  return traces.length > 1 && traces.some((trace) => trace.outcome === 'success')
+    ? traces
+    : undefined;
+}
+
 /**
  * Marks a run (by run id or trace id) failed, passed or unknown; with `attribute` (the default for
- * a failure) the offline method names the agent and step at once.
+ * a failure) the agent and step are named at once: by the combined verdict over the other runs of
+ * its task in the store where one of them passed, else by the offline method.
  */
 export async function markOutcome(
   runs: RunStore,
@@ -69,10 +90,15 @@ export async function markOutcome(
   const trace = await repository.getTrace(run.traceId);
   if (!trace || trace.steps.length === 0) return { run };
   const started = performance.now();
-  const result: Attribution = await getMethod('offline').attribute(trace);
+  const runsOfTask = await taskRuns(repository, run);
+  const method = runsOfTask ? COMBINED : 'offline';
+  const result: Attribution = await getMethod(method).attribute(
+    trace,
+    runsOfTask ? { runs: runsOfTask } : {},
+  );
   const analysis = await repository.saveAnalysis(
     run.traceId,
-    { method: 'offline', useGroundTruth: true },
+    { method, useGroundTruth: true },
     result,
     performance.now() - started,
   );
