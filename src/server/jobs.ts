@@ -13,7 +13,7 @@ import { readTracesFromBytes } from '../trace/load.js';
 import { diffTraces } from '../attribution/diverge/diff.js';
 import { rereadRun, storeLiveRun, type StoredLiveRun } from '../live/store-run.js';
 import type { OtlpDocument } from '../live/span-buffer.js';
-import { markOutcome, type MarkedOutcome } from '../recording/replay/outcome.js';
+import { failedRunMethod, markOutcome, type MarkedOutcome } from '../recording/replay/outcome.js';
 import type { TraceOutcome } from '../trace/model.js';
 import type { AnalysisResponse, DiffResponse, TaskResponse, UploadResponse } from './api-types.js';
 import { labelMatch } from './label-match.js';
@@ -30,6 +30,11 @@ export interface AnalysisJobRequest {
   apiKey?: string;
   /** Whether the server's own keys may be used (false for an endpoint the request chose). */
   environmentKey: boolean;
+  /**
+   * For a recorded run that failed, as `POST /api/runs/:id/outcome` attributes it: the combined
+   * verdict where the store holds a passing run of its task, else `method` (live runs).
+   */
+  failedRun?: boolean;
 }
 
 /** A unit of work. */
@@ -93,7 +98,10 @@ async function analyse(
   const trace = await repository.getTrace(job.traceId);
   if (!trace) throw new HTTPException(404, { message: `no trace ${job.traceId}` });
   const { request } = job;
-  const method = getMethod(request.method, {
+  const run = request.failedRun ? await repository.runs.get(job.traceId) : undefined;
+  const chosen = run ? await failedRunMethod(repository, run) : undefined;
+  const methodName = chosen?.runs ? chosen.method : request.method;
+  const method = getMethod(methodName, {
     llm: {
       ...(request.model ? { model: request.model } : {}),
       ...(request.baseUrl ? { baseUrl: request.baseUrl } : {}),
@@ -102,10 +110,13 @@ async function analyse(
     },
   });
   const started = performance.now();
-  const result = await method.attribute(trace, { useGroundTruth: request.useGroundTruth });
+  const result = await method.attribute(trace, {
+    useGroundTruth: request.useGroundTruth,
+    ...(chosen?.runs ? { runs: chosen.runs } : {}),
+  });
   // Stored as asked, without the key.
   const settings = {
-    method: request.method,
+    method: methodName,
     useGroundTruth: request.useGroundTruth,
     ...(request.model ? { model: request.model } : {}),
     ...(request.baseUrl ? { baseUrl: request.baseUrl } : {}),

@@ -1,9 +1,10 @@
 /**
  * The server's live ingest (src/live/): completed runs are stored in the job pool and a failed one
- * is attributed there, with the offline method and, when the server was started with one, an LLM
- * method, so neither the exporters' requests nor the page wait for attribution. A pool that is full
- * (503) is waited on rather than losing the run. A run no importer reads is stored as unreadable
- * (its spans kept) and read again at start or on request (`rereadUnreadable`).
+ * is attributed there, with the offline method (the combined verdict where the store holds a
+ * passing run of its task) and, when the server was started with one, an LLM method, so neither
+ * the exporters' requests nor the page wait for attribution. A pool that is full (503) is waited
+ * on rather than losing the run. A run no importer reads is stored as unreadable (its spans kept)
+ * and read again at start or on request (`rereadUnreadable`).
  */
 import { HTTPException } from 'hono/http-exception';
 import { LiveIngest } from '../live/ingest.js';
@@ -21,11 +22,15 @@ export interface LiveSettings extends Pick<
   llm?: { method: string; model?: string; baseUrl?: string };
 }
 
-/** The offline method, as `POST /api/runs/:id/outcome` attributes a failure. */
+/**
+ * As `POST /api/runs/:id/outcome` attributes a failure: the combined verdict where the store holds
+ * a passing run of its task, else the offline method.
+ */
 const OFFLINE: AnalysisJobRequest = {
   method: 'offline',
   useGroundTruth: true,
   environmentKey: true,
+  failedRun: true,
 };
 
 const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds));
@@ -82,7 +87,7 @@ async function afterStored(
         jobs.run<'analyse'>({ kind: 'analyse', traceId: stored.traceId, request }),
       );
       log(
-        `live: run ${runId} failed; ${request.method} blames ${analysis.result.agent ?? 'no agent'} at step ${analysis.result.step ?? '?'}`,
+        `live: run ${runId} failed; ${analysis.method} blames ${analysis.result.agent ?? 'no agent'} at step ${analysis.result.step ?? '?'}`,
       );
     } catch (error) {
       log(

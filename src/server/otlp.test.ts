@@ -113,6 +113,25 @@ describe('live ingest of OpenTelemetry spans', () => {
     assert.equal(marked.body.analysis?.method, 'offline');
   });
 
+  it('attributes a failed run by the combined verdict once a run of its task passed', async () => {
+    const exporter = () => new JsonExporter({ url: `${server.state.url}v1/traces` });
+    const passing = await tracedRun(exporter(), { fail: false });
+    await storedRun(passing.traceId);
+    const marked = await api<{ run: { outcome: string } }>(`/api/runs/${passing.traceId}/outcome`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ outcome: 'passed' }),
+    });
+    assert.equal(marked.body.run.outcome, 'success');
+    const failing = await tracedRun(exporter(), { fail: true });
+    const analyses = await eventually(async () => {
+      const found = await storedRun(failing.traceId).then((run) => analysesOf(run.traceId));
+      return found.length > 0 ? found : undefined;
+    });
+    assert.equal(analyses[0]!.method, 'combined');
+    assert.ok(analyses[0]!.result.agent, 'the verdict names an agent');
+  });
+
   it('answers as OTLP says: 415, 400, gzip, an empty response in the same encoding', async () => {
     const post = (body: string | Uint8Array, headers: Record<string, string>) =>
       fetch(server.state.otlpUrl!, { method: 'POST', body, headers });

@@ -55,17 +55,21 @@ function writeOutcome(file: string | null, outcome: TraceOutcome): void {
 export const TASK_RUNS_READ = 200;
 
 /**
- * The latest runs of a run's task in the store, each with the outcome its row holds, where they
- * can speak for it: another run besides it, and one of them passed (a passing run is what sets a
- * failure apart, as `attribute FOLDER` asks).
+ * How a failed recorded run is attributed: by the combined verdict over the latest runs of its
+ * task in the store (each with the outcome its row holds) where they can speak for it (another run
+ * besides it, and one of them passed: a passing run is what sets a failure apart, as `attribute
+ * FOLDER` asks), else by the offline method.
  */
-async function taskRuns(repository: Repository, run: RunRecord): Promise<Trace[] | undefined> {
-  if (run.task === null) return undefined;
+export async function failedRunMethod(
+  repository: Repository,
+  run: RunRecord,
+): Promise<{ method: string; runs?: Trace[] }> {
+  if (run.task === null) return { method: 'offline' };
   const latest = await repository.tasks.latest(run.task, TASK_RUNS_READ);
-  const traces = latest.map(({ run: other, trace }) => ({ ...trace, outcome: other.outcome }));
-  return traces.length > 1 && traces.some((trace) => trace.outcome === 'success')
-    ? traces
-    : undefined;
+  const runs = latest.map(({ run: other, trace }) => ({ ...trace, outcome: other.outcome }));
+  return runs.length > 1 && runs.some((trace) => trace.outcome === 'success')
+    ? { method: COMBINED, runs }
+    : { method: 'offline' };
 }
 
 /**
@@ -90,8 +94,7 @@ export async function markOutcome(
   const trace = await repository.getTrace(run.traceId);
   if (!trace || trace.steps.length === 0) return { run };
   const started = performance.now();
-  const runsOfTask = await taskRuns(repository, run);
-  const method = runsOfTask ? COMBINED : 'offline';
+  const { method, runs: runsOfTask } = await failedRunMethod(repository, run);
   const result: Attribution = await getMethod(method).attribute(
     trace,
     runsOfTask ? { runs: runsOfTask } : {},
