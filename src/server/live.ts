@@ -26,7 +26,7 @@ export interface LiveSettings extends Pick<
  * As `POST /api/runs/:id/outcome` attributes a failure: the combined verdict where the store holds
  * a passing run of its task, else the offline method.
  */
-const OFFLINE: AnalysisJobRequest = {
+const FAILED_RUN: AnalysisJobRequest = {
   method: 'offline',
   useGroundTruth: true,
   environmentKey: true,
@@ -51,7 +51,7 @@ async function whenFree<Value>(run: () => Promise<Value>): Promise<Value> {
 /** The methods a failed live run is attributed with: offline, and the server's LLM method. */
 function methodsOf(llm: LiveSettings['llm']): AnalysisJobRequest[] {
   return [
-    OFFLINE,
+    FAILED_RUN,
     ...(llm
       ? [
           {
@@ -91,7 +91,7 @@ async function afterStored(
       );
     } catch (error) {
       log(
-        `error: live: run ${runId}: ${request.method} could not attribute it: ${error instanceof Error ? error.message : String(error)}`,
+        `error: live: run ${runId} could not be attributed (${request.failedRun ? 'offline or combined' : request.method}): ${error instanceof Error ? error.message : String(error)}`,
       );
     }
   }

@@ -37,9 +37,12 @@ describe('live ingest of OpenTelemetry spans', () => {
       return status === 200 ? body.run : undefined;
     });
   const analysesOf = (traceId: string) =>
-    api<{ analyses: { method: string; result: { agent: string | null } }[] }>(
-      `/api/analyses?trace=${traceId}`,
-    ).then(({ body }) => body.analyses);
+    api<{
+      analyses: {
+        method: string;
+        result: { agent: string | null; spectrum?: { runs: Record<string, number> } };
+      }[];
+    }>(`/api/analyses?trace=${traceId}`).then(({ body }) => body.analyses);
 
   before(async () => {
     home = await mkdtemp(join(tmpdir(), 'faultline-otlp-'));
@@ -130,6 +133,9 @@ describe('live ingest of OpenTelemetry spans', () => {
     });
     assert.equal(analyses[0]!.method, 'combined');
     assert.ok(analyses[0]!.result.agent, 'the verdict names an agent');
+    // The runs of this task so far: the three failed runs of the tests above, this one, and the
+    // one that passed.
+    assert.deepEqual(analyses[0]!.result.spectrum?.runs, { failing: 4, passing: 1, unknown: 0 });
   });
 
   it('answers as OTLP says: 415, 400, gzip, an empty response in the same encoding', async () => {

@@ -11,6 +11,7 @@ import { RunStore } from '../store/runs.js';
 import { buildTrace } from '../trace/build-trace.js';
 import { JobPool } from './job-pool.js';
 import { runRoutes } from './run-routes.js';
+import { failedRunMethod } from '../recording/replay/outcome.js';
 
 async function setUp() {
   const db = await openDatabase(':memory:');
@@ -32,6 +33,7 @@ async function setUp() {
   return {
     db,
     runs,
+    repository,
     app: runRoutes(repository, new JobPool({ repository, log: () => undefined })),
   };
 }
@@ -58,7 +60,7 @@ test('POST /:id/outcome marks a run failed and attributes it at once', async () 
 });
 
 test('a failed run whose task has a passing run in the store gets the combined verdict', async () => {
-  const { db, runs, app } = await setUp();
+  const { db, runs, repository, app } = await setUp();
   /** A run of team-7's task: the coder writes `code`, the reviewer approves what it printed. */
   const run = (id: string, code: string, printed: string, outcome: 'success' | 'unknown') =>
     buildTrace({
@@ -73,10 +75,10 @@ test('a failed run whose task has a passing run in the store gets the combined v
         { speaker: 'reviewer', content: `Approved. FINAL ANSWER: ${printed}` },
       ],
     });
-  await runs.save(run('team-8', '17 * 23 + 5', '396', 'success'));
-  await runs.save(run('team-9', '17 * 23 + 5', '396', 'success'));
-  await runs.save(run('team-10', '17 * 23 + 6', '397', 'unknown'));
-  await app.request('/team-10/outcome', post({ outcome: 'failed' }));
+  await runs.save(run('team-8a', '17 * 23 + 5', '396', 'success'));
+  await runs.save(run('team-8b', '17 * 23 + 5', '396', 'success'));
+  await runs.save(run('team-8c', '17 * 23 + 6', '397', 'unknown'));
+  await app.request('/team-8c/outcome', post({ outcome: 'failed' }));
   const response = await app.request('/team-7/outcome', post({ outcome: 'failed' }));
   const { analysis } = (await response.json()) as {
     analysis: { method: string; result: { step: number; reason: string; spectrum?: unknown } };
@@ -85,6 +87,16 @@ test('a failed run whose task has a passing run in the store gets the combined v
   assert.ok(analysis.result.spectrum, 'the spectrum of the task is part of the verdict');
   assert.match(analysis.result.reason, /in 2 of 2 failing runs and 0 of 2 passing/);
   assert.equal(analysis.result.step, 1, "the coder's call that the passing runs do not make");
+  // A task's runs are read newest first, as many as fit the step budget (two runs of four here;
+  // the ids sort as they were saved, so runs saved in one millisecond keep that order).
+  const budgeted = await failedRunMethod(repository, (await runs.get('team-7'))!, {
+    runs: 50,
+    steps: 11,
+  });
+  assert.deepEqual(
+    budgeted.runs?.map((trace) => trace.id),
+    ['team-8b', 'team-8c'],
+  );
   await db.close();
 });
 

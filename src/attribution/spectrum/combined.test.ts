@@ -79,4 +79,22 @@ describe('combined verdict', () => {
       runs.map((run) => run.id),
     );
   });
+
+  it('finds where the run parts from the one passing run, wherever that run is in the list', async () => {
+    const runs = pricingRuns(3, 0, 1); // the passing run last, as passed/ sorts after failed/
+    for (const studied of runs.slice(0, 3)) {
+      const result = await createCombinedMethod().attribute(studied, { runs });
+      assert.match(result.reason, /divergence at step 2/, studied.id);
+    }
+  });
+
+  it('studies runs read apart from the run list given (attribute FILES --runs DIR) one after another', async () => {
+    const runs = pricingRuns(4, 2, 3);
+    const method = createCombinedMethod();
+    for (const studied of structuredClone(runs.slice(0, 6))) {
+      const inTurn = await method.attribute(studied, { runs });
+      const alone = await createCombinedMethod().attribute(studied, { runs: [...runs] });
+      assert.deepEqual(inTurn, alone, studied.id);
+    }
+  });
 });

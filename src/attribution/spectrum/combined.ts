@@ -70,7 +70,10 @@ export function createCombinedMethod(modelPath?: string): AttributionMethod {
       const spectrum = analyseSpectrum(runs, { failed, abstraction: unitsOf(options.runs, runs) });
       const top = spectrum.failed.steps[0]?.score ?? 0;
       const spectrumWeight = spectrum.conclusive ? WEIGHTS.spectrum : WEIGHTS.weakSpectrum;
-      const parted = divergenceStep(trace, runs.slice(0, -1));
+      const parted = divergenceStep(
+        trace,
+        runs.filter((run) => run !== failed),
+      );
       const modelScores = offlineScores(model);
       const totals = spectrum.failed.steps.map((step) => {
         const parts = {

@@ -8,7 +8,7 @@ import type { Trace } from '../../trace/model.js';
 import { NO_USAGE, type Attribution, type AttributionMethod } from '../method.js';
 import { analyseSpectrum, countsText, type SpectrumOptions } from './rank.js';
 import { summariseSpectrum } from './summary.js';
-import { abstractRuns, type Abstraction, type UnitOptions } from './units.js';
+import { abstractRuns, cutFrom, type Abstraction, type UnitOptions } from './units.js';
 
 /** The registry name. */
 export const SPECTRUM = 'spectrum';
@@ -53,17 +53,19 @@ export function runsWith(
 /**
  * Units cut once per run list given (`AttributeOptions.runs`), for the failed runs of a task
  * attributed in turn (`attribute FOLDER` gives each the same list): the list `runsWith` made
- * differs from the given one only in outcomes, so its units are the same. A list with the run
- * added (it was not among them) is cut anew.
+ * differs from the given one only in outcomes, so its units are the same. A list whose steps are
+ * not those cut (the run added, not being among them; or read apart from them, as `attribute
+ * FILES --runs DIR` reads it) is cut anew.
  */
 export function unitsOnce(
   settings: UnitOptions = {},
 ): (given: readonly Trace[], runs: readonly Trace[]) => Abstraction {
   const cut = new WeakMap<readonly Trace[], Abstraction>();
   return (given, runs) => {
-    if (runs.length !== given.length) return abstractRuns(runs, settings);
-    let abstraction = cut.get(given);
-    if (!abstraction) cut.set(given, (abstraction = abstractRuns(runs, settings)));
+    const cached = cut.get(given);
+    if (cached && cutFrom(cached, runs)) return cached;
+    const abstraction = abstractRuns(runs, settings);
+    if (!cached && cutFrom(abstraction, given)) cut.set(given, abstraction);
     return abstraction;
   };
 }

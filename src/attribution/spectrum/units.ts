@@ -133,12 +133,18 @@ export function abstractRuns(traces: readonly Trace[], options: UnitOptions = {}
  * with the same steps, in the same order), so that their outcomes are the ones counted.
  */
 export function boundTo(abstraction: Abstraction, traces: readonly Trace[]): Abstraction {
-  const same =
-    traces.length === abstraction.runs.length &&
-    traces.every((trace, index) => trace.steps === abstraction.runs[index]!.trace.steps);
-  if (!same) throw new Error('spectrum: units reused for runs other than those they were cut from');
+  if (!cutFrom(abstraction, traces))
+    throw new Error('spectrum: units reused for runs other than those they were cut from');
   return {
     units: abstraction.units,
     runs: abstraction.runs.map((run, index) => ({ trace: traces[index]!, steps: run.steps })),
   };
+}
+
+/** Whether an abstraction was cut from these runs' steps (the same arrays), in this order. */
+export function cutFrom(abstraction: Abstraction, traces: readonly Trace[]): boolean {
+  return (
+    traces.length === abstraction.runs.length &&
+    traces.every((trace, index) => trace.steps === abstraction.runs[index]!.trace.steps)
+  );
 }
