@@ -7,14 +7,19 @@
  */
 import { HTTPException } from 'hono/http-exception';
 import { performance } from 'node:perf_hooks';
-import { getMethod } from '../attribution/registry.js';
+import { getMethod, needsRuns } from '../attribution/registry.js';
 import type { Repository } from '../store/repository.js';
 import { readTracesFromBytes } from '../trace/load.js';
 import { diffTraces } from '../attribution/diverge/diff.js';
 import { rereadRun, storeLiveRun, type StoredLiveRun } from '../live/store-run.js';
 import type { OtlpDocument } from '../live/span-buffer.js';
-import { failedRunMethod, markOutcome, type MarkedOutcome } from '../recording/replay/outcome.js';
-import type { TraceOutcome } from '../trace/model.js';
+import {
+  failedRunMethod,
+  markOutcome,
+  storedRunsOfTask,
+  type MarkedOutcome,
+} from '../recording/replay/outcome.js';
+import type { Trace, TraceOutcome } from '../trace/model.js';
 import type { AnalysisResponse, DiffResponse, TaskResponse, UploadResponse } from './api-types.js';
 import { labelMatch } from './label-match.js';
 import { openRecord } from './open-record.js';
@@ -90,6 +95,30 @@ async function importUpload(
   return { traces: stored, skipped: skipped.map((error) => error.message) };
 }
 
+/**
+ * The method an analysis runs and, for one that compares a run with the other runs of its task
+ * (combined, spectrum), those runs from the store; a failed run received live is attributed as
+ * `POST /api/runs/:id/outcome` attributes one (`failedRunMethod`).
+ */
+async function methodAndRuns(
+  repository: Repository,
+  traceId: string,
+  request: AnalysisJobRequest,
+): Promise<{ method: string; runs?: Trace[] }> {
+  if (!request.failedRun && !needsRuns(request.method)) return { method: request.method };
+  const run = await repository.runs.get(traceId);
+  if (request.failedRun) {
+    const chosen = run ? await failedRunMethod(repository, run) : undefined;
+    return chosen?.runs ? chosen : { method: request.method };
+  }
+  const runs = run ? await storedRunsOfTask(repository, run) : [];
+  if (runs.length < 2)
+    throw new HTTPException(400, {
+      message: `method ${request.method} compares a run with the other runs of its task, and the store holds none for trace ${traceId} (runs recorded by the proxy or rerun, or received over OTLP, are kept by task: GET /api/tasks)`,
+    });
+  return { method: request.method, runs };
+}
+
 /** Attributes a stored trace and stores the analysis. */
 async function analyse(
   repository: Repository,
@@ -98,9 +127,7 @@ async function analyse(
   const trace = await repository.getTrace(job.traceId);
   if (!trace) throw new HTTPException(404, { message: `no trace ${job.traceId}` });
   const { request } = job;
-  const run = request.failedRun ? await repository.runs.get(job.traceId) : undefined;
-  const chosen = run ? await failedRunMethod(repository, run) : undefined;
-  const methodName = chosen?.runs ? chosen.method : request.method;
+  const { method: methodName, runs } = await methodAndRuns(repository, job.traceId, request);
   const method = getMethod(methodName, {
     llm: {
       ...(request.model ? { model: request.model } : {}),
@@ -112,7 +139,7 @@ async function analyse(
   const started = performance.now();
   const result = await method.attribute(trace, {
     useGroundTruth: request.useGroundTruth,
-    ...(chosen?.runs ? { runs: chosen.runs } : {}),
+    ...(runs ? { runs } : {}),
   });
   // Stored as asked, without the key.
   const settings = {

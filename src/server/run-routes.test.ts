@@ -11,6 +11,7 @@ import { RunStore } from '../store/runs.js';
 import { buildTrace } from '../trace/build-trace.js';
 import { JobPool } from './job-pool.js';
 import { runRoutes } from './run-routes.js';
+import { analysisRoutes } from './analysis-routes.js';
 import { failedRunMethod } from '../recording/replay/outcome.js';
 
 async function setUp() {
@@ -97,6 +98,30 @@ test('a failed run whose task has a passing run in the store gets the combined v
     budgeted.runs?.map((trace) => trace.id),
     ['team-8b', 'team-8c'],
   );
+  // Asked for by name, combined and spectrum read the task's runs from the store too; a trace
+  // that is no recorded run has none, and the answer says so.
+  const analyses = analysisRoutes(repository, {
+    jobs: new JobPool({ repository, log: () => undefined }),
+  });
+  const { traceId } = (await runs.get('team-7'))!;
+  for (const method of ['combined', 'spectrum']) {
+    const asked = await analyses.request(`/traces/${traceId}/analyses`, post({ method }));
+    assert.equal(asked.status, 201, method);
+    const answer = (await asked.json()) as {
+      analysis: { method: string; result: { step: number } };
+    };
+    assert.deepEqual([answer.analysis.method, answer.analysis.result.step], [method, 1]);
+  }
+  const { id: uploaded } = await repository.saveTrace(
+    run('upload', '1', '1', 'unknown'),
+    'up.json',
+  );
+  const refused = await analyses.request(
+    `/traces/${uploaded}/analyses`,
+    post({ method: 'spectrum' }),
+  );
+  assert.equal(refused.status, 400);
+  assert.match(await refused.text(), /other runs of its task/);
   await db.close();
 });
 

@@ -56,27 +56,43 @@ export const TASK_RUNS_READ = 50;
 /** Most steps over those runs: the newest runs that fit (the spectrum of 2,100 takes 0.2 s). */
 export const TASK_STEPS_READ = 20_000;
 
+/** How many of a task's latest runs, and steps over them, are read (the newest that fit). */
+export interface TaskRunLimits {
+  runs: number;
+  steps: number;
+}
+
 /**
- * How a failed recorded run is attributed: by the combined verdict over the latest runs of its
- * task in the store (each with the outcome its row holds; the newest within TASK_RUNS_READ and
- * TASK_STEPS_READ) where they can speak for it (another run besides it, and one of them passed: a
- * passing run is what sets a failure apart, as `attribute FOLDER` asks), else by the offline method.
+ * The latest runs of a recorded run's task in the store, each with the outcome its row holds: the
+ * newest within the limits, oldest first (none for a run stored before tasks were kept).
  */
-export async function failedRunMethod(
+export async function storedRunsOfTask(
   repository: Repository,
   run: RunRecord,
-  limits = { runs: TASK_RUNS_READ, steps: TASK_STEPS_READ },
-): Promise<{ method: string; runs?: Trace[] }> {
-  if (run.task === null) return { method: 'offline' };
+  limits: TaskRunLimits = { runs: TASK_RUNS_READ, steps: TASK_STEPS_READ },
+): Promise<Trace[]> {
+  if (run.task === null) return [];
   const latest = await repository.tasks.latest(run.task, limits.runs);
   let from = latest.length;
   for (let steps = 0; from > 0; from -= 1) {
     steps += latest[from - 1]!.trace.steps.length;
     if (steps > limits.steps) break;
   }
-  const runs = latest
-    .slice(from)
-    .map(({ run: other, trace }) => ({ ...trace, outcome: other.outcome }));
+  return latest.slice(from).map(({ run: other, trace }) => ({ ...trace, outcome: other.outcome }));
+}
+
+/**
+ * How a failed recorded run is attributed: by the combined verdict over the latest runs of its
+ * task in the store (`storedRunsOfTask`) where they can speak for it (another run besides it, and
+ * one of them passed: a passing run is what sets a failure apart, as `attribute FOLDER` asks),
+ * else by the offline method.
+ */
+export async function failedRunMethod(
+  repository: Repository,
+  run: RunRecord,
+  limits?: TaskRunLimits,
+): Promise<{ method: string; runs?: Trace[] }> {
+  const runs = await storedRunsOfTask(repository, run, limits);
   return runs.length > 1 && runs.some((trace) => trace.outcome === 'success')
     ? { method: COMBINED, runs }
     : { method: 'offline' };
