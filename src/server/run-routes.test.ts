@@ -14,22 +14,30 @@ import { runRoutes } from './run-routes.js';
 import { analysisRoutes } from './analysis-routes.js';
 import { failedRunMethod } from '../recording/replay/outcome.js';
 
+/** A run of one task: the coder writes `code`, the reviewer approves what it printed. */
+const teamRun = (
+  id: string,
+  code: string,
+  printed: string,
+  outcome: 'success' | 'unknown' = 'unknown',
+) =>
+  buildTrace({
+    id,
+    format: 'proxy',
+    question: 'What is 17 * 23 + 5?',
+    outcome,
+    steps: [
+      { speaker: 'planner', content: 'Multiply 17 by 23, then add 5.' },
+      { speaker: 'coder', content: `run_code({"code":"${code}"})` },
+      { speaker: 'run_code', role: 'tool', content: printed },
+      { speaker: 'reviewer', content: `Approved. FINAL ANSWER: ${printed}` },
+    ],
+  });
+
 async function setUp() {
   const db = await openDatabase(':memory:');
   const runs = new RunStore(db);
-  await runs.save(
-    buildTrace({
-      id: 'team-7',
-      format: 'proxy',
-      question: 'What is 17 * 23 + 5?',
-      steps: [
-        { speaker: 'planner', content: 'Multiply 17 by 23, then add 5.' },
-        { speaker: 'coder', content: 'run_code({"code":"17 * 23 + 6"})' },
-        { speaker: 'run_code', role: 'tool', content: '397' },
-        { speaker: 'reviewer', content: 'Approved. FINAL ANSWER: 397' },
-      ],
-    }),
-  );
+  await runs.save(teamRun('team-7', '17 * 23 + 6', '397'));
   const repository = new Repository(db);
   return {
     db,
@@ -62,23 +70,9 @@ test('POST /:id/outcome marks a run failed and attributes it at once', async () 
 
 test('a failed run whose task has a passing run in the store gets the combined verdict', async () => {
   const { db, runs, repository, app } = await setUp();
-  /** A run of team-7's task: the coder writes `code`, the reviewer approves what it printed. */
-  const run = (id: string, code: string, printed: string, outcome: 'success' | 'unknown') =>
-    buildTrace({
-      id,
-      format: 'proxy',
-      question: 'What is 17 * 23 + 5?',
-      outcome,
-      steps: [
-        { speaker: 'planner', content: 'Multiply 17 by 23, then add 5.' },
-        { speaker: 'coder', content: `run_code({"code":"${code}"})` },
-        { speaker: 'run_code', role: 'tool', content: printed },
-        { speaker: 'reviewer', content: `Approved. FINAL ANSWER: ${printed}` },
-      ],
-    });
-  await runs.save(run('team-8a', '17 * 23 + 5', '396', 'success'));
-  await runs.save(run('team-8b', '17 * 23 + 5', '396', 'success'));
-  await runs.save(run('team-8c', '17 * 23 + 6', '397', 'unknown'));
+  await runs.save(teamRun('team-8a', '17 * 23 + 5', '396', 'success'));
+  await runs.save(teamRun('team-8b', '17 * 23 + 5', '396', 'success'));
+  await runs.save(teamRun('team-8c', '17 * 23 + 6', '397', 'unknown'));
   await app.request('/team-8c/outcome', post({ outcome: 'failed' }));
   const response = await app.request('/team-7/outcome', post({ outcome: 'failed' }));
   const { analysis } = (await response.json()) as {
@@ -112,10 +106,7 @@ test('a failed run whose task has a passing run in the store gets the combined v
     };
     assert.deepEqual([answer.analysis.method, answer.analysis.result.step], [method, 1]);
   }
-  const { id: uploaded } = await repository.saveTrace(
-    run('upload', '1', '1', 'unknown'),
-    'up.json',
-  );
+  const { id: uploaded } = await repository.saveTrace(teamRun('upload', '1', '1'), 'up.json');
   const refused = await analyses.request(
     `/traces/${uploaded}/analyses`,
     post({ method: 'spectrum' }),

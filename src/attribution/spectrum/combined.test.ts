@@ -1,8 +1,24 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import type { AttributionMethod } from '../method.js';
+import type { Trace } from '../../trace/model.js';
 import { pricingRuns } from './__fixtures__/runs.js';
 import { createCombinedMethod } from './combined.js';
 import { createSpectrumMethod, runsWith, spectrumMethod, unitsOnce } from './method.js';
+
+/** Each run studied in turn by one method over `runs` gets the verdict a new method gives it. */
+async function assertInTurnAsAlone(
+  create: () => AttributionMethod,
+  studied: readonly Trace[],
+  runs: readonly Trace[],
+): Promise<void> {
+  const shared = create();
+  for (const run of studied) {
+    const inTurn = await shared.attribute(run, { runs });
+    const alone = await create().attribute(run, { runs: [...runs] });
+    assert.deepEqual(inTurn, alone, run.id);
+  }
+}
 
 describe('combined verdict', () => {
   it('names the step the spectrum and the divergence point to, and says what it rests on', async () => {
@@ -63,14 +79,8 @@ describe('combined verdict', () => {
       index === 6 ? { ...run, outcome: 'unknown' as const } : run,
     );
     const studied = runs.filter((run) => run.outcome !== 'success');
-    for (const create of [() => createCombinedMethod(), () => createSpectrumMethod()]) {
-      const shared = create();
-      for (const run of studied) {
-        const inTurn = await shared.attribute(run, { runs });
-        const alone = await create().attribute(run, { runs: [...runs] });
-        assert.deepEqual(inTurn, alone, run.id);
-      }
-    }
+    for (const create of [() => createCombinedMethod(), () => createSpectrumMethod()])
+      await assertInTurnAsAlone(create, studied, runs);
     const unitsOf = unitsOnce();
     const [first, second] = studied.map((run) => runsWith(run, runs).runs);
     assert.equal(unitsOf(runs, first!), unitsOf(runs, second!));
@@ -90,11 +100,10 @@ describe('combined verdict', () => {
 
   it('studies runs read apart from the run list given (attribute FILES --runs DIR) one after another', async () => {
     const runs = pricingRuns(4, 2, 3);
-    const method = createCombinedMethod();
-    for (const studied of structuredClone(runs.slice(0, 6))) {
-      const inTurn = await method.attribute(studied, { runs });
-      const alone = await createCombinedMethod().attribute(studied, { runs: [...runs] });
-      assert.deepEqual(inTurn, alone, studied.id);
-    }
+    await assertInTurnAsAlone(
+      () => createCombinedMethod(),
+      structuredClone(runs.slice(0, 6)),
+      runs,
+    );
   });
 });

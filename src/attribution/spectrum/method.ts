@@ -39,12 +39,14 @@ export function runsWith(
   runs: readonly Trace[],
 ): { runs: Trace[]; failed: Trace; assumed: boolean } {
   const failed: Trace = trace.outcome === 'failure' ? trace : { ...trace, outcome: 'failure' };
-  const others = runs.filter((run) => !sameRun(run, trace));
+  const itself = runs.map((run) => sameRun(run, trace));
+  const others = runs.filter((_, index) => !itself[index]);
   const assumed = others.length > 0 && others.every((run) => run.outcome === 'unknown');
-  const at = runs.findIndex((run) => sameRun(run, trace));
+  // The run itself where it first stands (any copy of it after that left out), else at the end.
+  const at = itself.indexOf(true);
   const list = runs.flatMap((run, index): Trace[] => {
     if (index === at) return [failed];
-    if (sameRun(run, trace)) return [];
+    if (itself[index]) return [];
     return [assumed ? { ...run, outcome: 'failure' } : run];
   });
   return { runs: at === -1 ? [...list, failed] : list, failed, assumed };
