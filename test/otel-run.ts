@@ -9,6 +9,7 @@ import {
   SimpleSpanProcessor,
   type SpanExporter,
 } from '@opentelemetry/sdk-trace-base';
+import { TASK_ATTRIBUTE } from '../src/trace/task.js';
 
 const message = (role: string, text: string) =>
   JSON.stringify([{ role, parts: [{ type: 'text', content: text }] }]);
@@ -23,11 +24,12 @@ export interface SentRun {
 
 /**
  * A two-agent run in GenAI conventions: an orchestrator asks a researcher, whose tool call fails,
- * and the run ends in error (or, with `fail: false`, without one).
+ * and the run ends in error (or, with `fail: false`, without one); `task` names its task on the
+ * root span (`faultline.task`), else its task is its text's.
  */
 export async function tracedRun(
   exporter: SpanExporter,
-  options: { fail: boolean },
+  options: { fail: boolean; task?: string },
 ): Promise<SentRun> {
   const provider = new BasicTracerProvider({
     resource: resourceFromAttributes({ 'service.name': 'travel-agent' }),
@@ -47,6 +49,7 @@ export async function tracedRun(
   const root = start('invoke_agent Orchestrator', {
     'gen_ai.operation.name': 'invoke_agent',
     'gen_ai.agent.name': 'Orchestrator',
+    ...(options.task ? { [TASK_ATTRIBUTE]: options.task } : {}),
   });
   const plan = start(
     'chat gpt-4o',
