@@ -28,6 +28,8 @@ interface MethodEntry {
   needsReference?: boolean;
   /** True for methods that need other runs of the same task (`AttributeOptions.runs`). */
   needsRuns?: boolean;
+  /** True for methods that ask an LLM (`MethodOptions.llm`: a provider:model and its key). */
+  needsModel?: boolean;
 }
 
 const factories = new Map<string, MethodEntry>([
@@ -57,7 +59,11 @@ const factories = new Map<string, MethodEntry>([
   ],
   ...llmMethodNames().map(({ name, description }): [string, MethodEntry] => [
     name,
-    { description, create: (options) => createLlmMethod(name, options.llm ?? {}) },
+    {
+      description,
+      create: (options) => createLlmMethod(name, options.llm ?? {}),
+      needsModel: true,
+    },
   ]),
 ]);
 
@@ -66,19 +72,22 @@ export const DEFAULT_METHOD = 'offline';
 
 /**
  * Names and descriptions of every registered method; `needsReference` marks those that compare
- * with a passing run (a list that offers methods for one run alone leaves them out).
+ * with a passing run (a list that offers methods for one run alone leaves them out), `needsRuns`
+ * those that compare with the other runs of its task, `needsModel` those that ask an LLM.
  */
 export function listMethods(): {
   name: string;
   description: string;
   needsReference?: boolean;
   needsRuns?: boolean;
+  needsModel?: boolean;
 }[] {
   return [...factories.entries()].map(([name, entry]) => ({
     name,
     description: entry.description,
     ...(entry.needsReference ? { needsReference: true } : {}),
     ...(entry.needsRuns ? { needsRuns: true } : {}),
+    ...(entry.needsModel ? { needsModel: true } : {}),
   }));
 }
 

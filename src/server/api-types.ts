@@ -47,8 +47,17 @@ export interface ErrorResponse {
 /** `GET /api/methods`. */
 export interface MethodsResponse {
   /** `needsReference`: the method compares with a passing run (diverge), so a run alone can't use it. */
-  /** `needsRuns`: the method compares with other runs of the task (spectrum), so neither can. */
-  methods: { name: string; description: string; needsReference?: boolean; needsRuns?: boolean }[];
+  /**
+   * `needsRuns`: the method compares with other runs of the task (spectrum, combined): offered for
+   * a recorded run of a task (`TraceResponse.run`). `needsModel`: the method asks an LLM.
+   */
+  methods: {
+    name: string;
+    description: string;
+    needsReference?: boolean;
+    needsRuns?: boolean;
+    needsModel?: boolean;
+  }[];
   providers: string[];
   formats: { name: string; description: string }[];
 }
@@ -93,6 +102,8 @@ export interface TracesResponse extends PageInfo {
 /** `GET /api/traces/:id`. */
 export interface TraceResponse {
   trace: Trace;
+  /** The recorded run the trace is (proxy or OTLP), when it is one: its task reads its siblings. */
+  run?: { runId: string; task: string | null; outcome: Trace['outcome'] };
 }
 
 /** An analysis as listed: with the name of its trace. */

@@ -3,6 +3,8 @@
  * Runs view lists the task, whose view shows the runs as a pass/fail strip, the units table with
  * the researcher's stale price first, and the latest failed run with that step marked; its link
  * opens the run in Analyse with the step marked there too, and junk in that link's query is ignored.
+ * Analyse offers the methods that read a task's runs (combined, spectrum) for a recorded run of a
+ * task, and for no other trace.
  */
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -135,6 +137,45 @@ describe('task view in Chromium', { skip }, () => {
         .evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-step'))),
       ['2'],
     );
+    await page.close();
+  });
+
+  it("offers a task's methods for a recorded run of it, and for no other trace", async () => {
+    const page = await browser.newPage();
+    const api = async <Body>(path: string, init?: RequestInit) =>
+      (await (await fetch(new URL(path, server.state.url), init)).json()) as Body;
+    const { run } = await api<{ run: { traceId: string } }>('/api/runs/run-0');
+    await page.goto(new URL(`/traces/${run.traceId}`, server.state.url).href);
+    await page.locator('article.step').first().waitFor();
+    const combined = page.locator('#method option[value="combined"]');
+    assert.equal(await combined.getAttribute('hidden'), null);
+    assert.match((await combined.getAttribute('title')) ?? '', /with the runs of task nightly/);
+    await page.selectOption('#method', 'combined');
+    assert.equal(await page.locator('#model-row').isHidden(), true, 'no model to enter');
+    await page.click('#run');
+    const blamed = page.locator('#conversation article.step.blamed');
+    await blamed.waitFor({ timeout: 30_000 });
+    assert.equal(await blamed.getAttribute('data-step'), '2');
+    const { analyses } = await api<{ analyses: { method: string; result: { agent: string } }[] }>(
+      `/api/analyses?trace=${run.traceId}`,
+    );
+    assert.deepEqual(
+      analyses.map(({ method, result }) => [method, result.agent]),
+      [['combined', 'Researcher']],
+    );
+    assert.deepEqual(await seriousViolations(page), [], 'Analyse with the combined verdict');
+    await screenshot(page, 'analyse-combined');
+
+    // A trace that is no recorded run: the task's methods are not offered, and offline is chosen.
+    const { traces } = await api<{ traces: { id: string }[] }>('/api/traces?name=alone.json', {
+      method: 'POST',
+      headers: { 'content-type': 'application/octet-stream' },
+      body: JSON.stringify(pricingRun(20, 'researcher')),
+    });
+    await page.goto(new URL(`/traces/${traces[0]!.id}`, server.state.url).href);
+    await page.locator('article.step').first().waitFor();
+    assert.equal(await combined.getAttribute('hidden'), '');
+    assert.equal(await page.locator('#method').inputValue(), 'offline');
     await page.close();
   });
 });

@@ -6,7 +6,7 @@ import { Hono, type Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { z } from 'zod';
 import { PASTED, type HistoryEntry, type Repository } from '../store/repository.js';
-import type { ExamplesResponse, HistoryRow, TracesResponse } from './api-types.js';
+import type { ExamplesResponse, HistoryRow, TraceResponse, TracesResponse } from './api-types.js';
 import { EXAMPLES, readExample } from './examples.js';
 import type { JobPool } from './job-pool.js';
 import { labelMatch } from './label-match.js';
@@ -72,11 +72,16 @@ export function traceRoutes(repository: Repository, jobs: JobPool): Hono {
     return context.json({ traces: items.map(historyRow), ...page } satisfies TracesResponse);
   });
 
-  // A trace is answered with the JSON the database holds (a TraceResponse), never parsed here.
+  // A trace is answered with the JSON the database holds (a TraceResponse), never parsed here,
+  // and the recorded run it is, if any (the page offers a task's methods for it).
   const traceAnswer = async (context: Context, id: string) => {
     const json = await repository.getTraceJson(id);
     if (json === undefined) throw new HTTPException(404, { message: `no trace ${id}` });
-    return context.body(`{"trace":${json}}`, 200, { 'content-type': 'application/json' });
+    const run = await repository.runs.get(id);
+    const recorded: TraceResponse['run'] =
+      run?.traceId === id ? { runId: run.runId, task: run.task, outcome: run.outcome } : undefined;
+    const tail = recorded ? `,"run":${JSON.stringify(recorded)}` : '';
+    return context.body(`{"trace":${json}${tail}}`, 200, { 'content-type': 'application/json' });
   };
 
   api.get('/traces/:id', (context) => traceAnswer(context, context.req.param('id')));

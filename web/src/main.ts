@@ -25,9 +25,11 @@ import { element } from './dom.js';
 import { listenForKeys } from './keys.js';
 import { listenForRoutes, parseRoute, switchTab, withSuspicious, type Route } from './routes.js';
 import {
+  asksModel,
   fillChoices,
   listenForUploads,
   loadedText,
+  offerTaskMethods,
   renderStart,
   uploadFiles,
 } from './start-view.js';
@@ -114,8 +116,15 @@ async function showStart(): Promise<void> {
 /** Shows trace `id` (kept when it is already on screen). */
 async function openTrace(id: string): Promise<void> {
   if (current?.id === id) return;
-  const { trace } = await api.trace(id);
+  const { trace, run } = await api.trace(id);
   renderTrace(id, trace, actions);
+  offerTaskMethods(methodSelect, run?.task ?? null);
+  showModelRow();
+}
+
+/** The model box, for a method that asks an LLM. */
+function showModelRow(): void {
+  modelRow.hidden = !asksModel(methodSelect);
 }
 
 // ---------------------------------------------------------------- loading and running
@@ -136,7 +145,7 @@ async function uploadAll(files: { body: string | Blob; name: string }[]): Promis
 async function analyse(): Promise<void> {
   if (!current) return;
   const method = methodSelect.value;
-  const needsModel = method !== 'offline' && method !== 'first-agent';
+  const needsModel = asksModel(methodSelect);
   // The task's suspicious steps stay marked beside the new verdict.
   const { suspicious } = current;
   runButton.disabled = true;
@@ -171,9 +180,7 @@ async function analyse(): Promise<void> {
 async function start(): Promise<void> {
   // Every control listens before the first await: a file chosen while the method list loads is
   // taken, not lost.
-  methodSelect.addEventListener('change', () => {
-    modelRow.hidden = methodSelect.value === 'offline' || methodSelect.value === 'first-agent';
-  });
+  methodSelect.addEventListener('change', showModelRow);
   runButton.addEventListener('click', () => void analyse());
   listenForUploads(byId, (files) => void uploadAll(files), say);
   agentFilter.addEventListener('change', applyFilter);

@@ -73,17 +73,28 @@ export function listenForUploads(
 
 /**
  * The method and format lists. A method that compares with a passing run (diverge) is not offered
- * for one run alone: the diff view ("Compare with…") is where two runs meet.
+ * for one run alone: the diff view ("Compare with…") is where two runs meet. One that compares with
+ * the other runs of a task (spectrum, combined) is listed, hidden until a recorded run of a task
+ * is open (`offerTaskMethods`). An option says whether its method asks an LLM (`data-llm`).
  */
 export function fillChoices(
   methodSelect: HTMLSelectElement,
   formatSelect: HTMLSelectElement,
   { methods, formats }: MethodsResponse,
 ): void {
-  for (const method of methods.filter((entry) => !entry.needsReference && !entry.needsRuns))
-    methodSelect.append(
-      element('option', { value: method.name, title: method.description }, method.name),
-    );
+  for (const method of methods.filter((entry) => !entry.needsReference)) {
+    const option = element(
+      'option',
+      { value: method.name, title: method.description },
+      method.name,
+    ) as HTMLOptionElement;
+    if (method.needsModel) option.dataset.llm = '';
+    if (method.needsRuns) {
+      option.dataset.task = method.description;
+      option.hidden = option.disabled = true;
+    }
+    methodSelect.append(option);
+  }
   for (const format of formats)
     formatSelect.append(
       element('option', { value: format.name, title: format.description }, format.name),
@@ -125,3 +136,22 @@ export function loadedText(loaded: readonly Loaded[], failed: readonly string[])
   const problems = failed.length > 0 ? ` Not loaded: ${failed.join(' · ')}` : '';
   return `Loaded ${first.name}: ${first.steps} steps${more}.${problems}`;
 }
+
+/**
+ * Shows the methods that read a task's runs (`data-task`: their description) while the run open is
+ * a recorded run of a task (the task named in their hint), hides them otherwise; a hidden method
+ * chosen falls back to the first one offered.
+ */
+export function offerTaskMethods(methodSelect: HTMLSelectElement, task: string | null): void {
+  for (const option of methodSelect.options) {
+    const description = option.dataset.task;
+    if (description === undefined) continue;
+    option.hidden = option.disabled = task === null;
+    option.title = task === null ? description : `${description} (with the runs of task ${task})`;
+  }
+  if (methodSelect.selectedOptions[0]?.disabled) methodSelect.selectedIndex = 0;
+}
+
+/** True when the method chosen asks an LLM (a model to enter). */
+export const asksModel = (methodSelect: HTMLSelectElement): boolean =>
+  methodSelect.selectedOptions[0]?.dataset.llm !== undefined;

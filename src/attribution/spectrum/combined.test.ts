@@ -32,6 +32,10 @@ describe('combined verdict', () => {
     );
     assert.match(result.reason, /the run first parts from a passing run there/);
     assert.equal(result.spectrum?.runs.failing, 8);
+    // The other steps are candidates only where some source rates them, here and in the spectrum's.
+    const spectrum = await spectrumMethod.attribute(runs[0]!, { runs });
+    for (const candidate of [...(result.candidates ?? []), ...(spectrum.candidates ?? [])])
+      assert.ok(candidate.score > 0, `step ${candidate.step} at ${candidate.score}`);
   });
 
   it('states a step verify proved as proved, beside what the other sources say', async () => {

@@ -121,7 +121,8 @@ export function createCombinedMethod(modelPath?: string): AttributionMethod {
         method: COMBINED,
         ...(proof ? { verified: proof } : {}),
         candidates: totals
-          .filter((step) => step !== best)
+          // A step no source rates is no candidate (the page would list it at 0%).
+          .filter((step) => step !== best && step.total > 0)
           .slice(0, 5)
           .map((step) => ({ step: step.step, agent: step.agent, score: step.total })),
         spectrum: summariseSpectrum(spectrum),

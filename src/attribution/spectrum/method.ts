@@ -107,8 +107,10 @@ export function createSpectrumMethod(
         step: top.step,
         reason: `Step ${top.step} (${top.agent}) carries the unit "${top.unit}", ${countsText(top, result.runs)} (${result.formula} ${top.score.toFixed(3)}).${caveat}`,
         method: SPECTRUM,
+        // A step whose units no failing run sets apart (score 0) is no candidate.
         candidates: result.failed.steps
           .slice(1, 6)
+          .filter((step) => step.score > 0)
           .map((step) => ({ step: step.step, agent: step.agent, score: step.score })),
         spectrum,
         ...(result.conclusive ? {} : { warnings: result.notes }),
