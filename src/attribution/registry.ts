@@ -2,7 +2,7 @@
  * The registry of attribution methods. `offline` is the default; names are listed in errors.
  */
 import { UserError } from '../errors.js';
-import { createLlmMethod, llmMethodNames, type LlmOptions } from './llm/catalog.js';
+import { createLlmMethod, isLlmMethod, llmMethodNames, type LlmOptions } from './llm/catalog.js';
 import { createOfflineMethod } from './offline/attribute/attributor.js';
 import { divergeMethod } from './diverge/method.js';
 import { firstAgentMethod } from './first-agent.js';
@@ -28,8 +28,6 @@ interface MethodEntry {
   needsReference?: boolean;
   /** True for methods that need other runs of the same task (`AttributeOptions.runs`). */
   needsRuns?: boolean;
-  /** True for methods that ask an LLM (`MethodOptions.llm`: a provider:model and its key). */
-  needsModel?: boolean;
 }
 
 const factories = new Map<string, MethodEntry>([
@@ -59,11 +57,7 @@ const factories = new Map<string, MethodEntry>([
   ],
   ...llmMethodNames().map(({ name, description }): [string, MethodEntry] => [
     name,
-    {
-      description,
-      create: (options) => createLlmMethod(name, options.llm ?? {}),
-      needsModel: true,
-    },
+    { description, create: (options) => createLlmMethod(name, options.llm ?? {}) },
   ]),
 ]);
 
@@ -87,7 +81,7 @@ export function listMethods(): {
     description: entry.description,
     ...(entry.needsReference ? { needsReference: true } : {}),
     ...(entry.needsRuns ? { needsRuns: true } : {}),
-    ...(entry.needsModel ? { needsModel: true } : {}),
+    ...(isLlmMethod(name) ? { needsModel: true } : {}),
   }));
 }
 

@@ -106,7 +106,7 @@ async function methodAndRuns(
   request: AnalysisJobRequest,
 ): Promise<{ method: string; runs?: Trace[] }> {
   if (!request.failedRun && !needsRuns(request.method)) return { method: request.method };
-  const run = await repository.runs.get(traceId);
+  const run = await repository.runs.ofTrace(traceId);
   if (request.failedRun) {
     const chosen = run ? await failedRunMethod(repository, run) : undefined;
     return chosen?.runs ? chosen : { method: request.method };

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { recordTeamRun, startHarness } from '../../test/recording-harness.js';
 import type { Trace } from '../trace/model.js';
+import type { TraceResponse } from './api-types.js';
 import { createApp } from './app.js';
 import { openDatabase } from '../store/database.js';
 import { Repository } from '../store/repository.js';
@@ -144,13 +145,29 @@ test('a run recorded through the proxy (agents A, B, A) is on the page, and can 
     await harness.recorder.close();
     const app = createApp({ repository: new Repository(harness.db), webRoot: harness.home });
     const { traceId } = (await harness.runs.get('page-run'))!;
-    const page = (await (await app.request(`/api/traces/${traceId}`)).json()) as { trace: Trace };
+    const read = async (id: string) =>
+      (await (await app.request(`/api/traces/${id}`)).json()) as TraceResponse;
+    const page = await read(traceId);
     assert.deepEqual(
       page.trace.steps.map((step) => step.agent),
       ['A', 'B', 'A'],
     );
+    // The trace says which recorded run it is (the page offers its task's methods by it), found by
+    // its trace id alone; an uploaded trace is none.
+    assert.equal(page.run?.runId, 'page-run');
+    assert.equal(page.run?.outcome, 'unknown');
+    assert.ok(page.run?.task, 'the run has a task');
+    assert.notEqual(traceId, 'page-run');
+    assert.equal(await harness.runs.ofTrace('page-run'), undefined);
+    const repository = new Repository(harness.db);
+    const { id: uploaded } = await repository.saveTrace(
+      { ...page.trace, steps: page.trace.steps.slice(0, 2) },
+      'up.json',
+    );
+    assert.equal((await read(uploaded)).run, undefined);
     const marked = await app.request('/api/runs/page-run/outcome', post({ outcome: 'failed' }));
     assert.equal(marked.status, 200);
+    assert.equal((await read(traceId)).run?.outcome, 'failure');
     const { analysis } = (await marked.json()) as { analysis: { result: { agent: string } } };
     assert.ok(['A', 'B'].includes(analysis.result.agent));
     const file = JSON.parse(

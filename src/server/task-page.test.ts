@@ -166,16 +166,19 @@ describe('task view in Chromium', { skip }, () => {
     assert.deepEqual(await seriousViolations(page), [], 'Analyse with the combined verdict');
     await screenshot(page, 'analyse-combined');
 
-    // A trace that is no recorded run: the task's methods are not offered, and offline is chosen.
-    const { traces } = await api<{ traces: { id: string }[] }>('/api/traces?name=alone.json', {
+    // A trace that is no recorded run, opened from History without reloading the page: the task's
+    // methods are withdrawn, offline is chosen, and there is no model to enter.
+    await api('/api/traces?name=alone.json', {
       method: 'POST',
       headers: { 'content-type': 'application/octet-stream' },
       body: JSON.stringify(pricingRun(20, 'researcher')),
     });
-    await page.goto(new URL(`/traces/${traces[0]!.id}`, server.state.url).href);
-    await page.locator('article.step').first().waitFor();
+    await page.click('a[data-tab="history"]');
+    await page.click('#history a:has-text("alone.json")');
+    await page.locator('#conversation .trace-header:has-text("run-20")').waitFor();
     assert.equal(await combined.getAttribute('hidden'), '');
     assert.equal(await page.locator('#method').inputValue(), 'offline');
+    assert.equal(await page.locator('#model-row').isHidden(), true);
     await page.close();
   });
 });

@@ -77,9 +77,10 @@ export function traceRoutes(repository: Repository, jobs: JobPool): Hono {
   const traceAnswer = async (context: Context, id: string) => {
     const json = await repository.getTraceJson(id);
     if (json === undefined) throw new HTTPException(404, { message: `no trace ${id}` });
-    const run = await repository.runs.get(id);
-    const recorded: TraceResponse['run'] =
-      run?.traceId === id ? { runId: run.runId, task: run.task, outcome: run.outcome } : undefined;
+    const run = await repository.runs.ofTrace(id);
+    const recorded: TraceResponse['run'] = run
+      ? { runId: run.runId, task: run.task, outcome: run.outcome }
+      : undefined;
     const tail = recorded ? `,"run":${JSON.stringify(recorded)}` : '';
     return context.body(`{"trace":${json}${tail}}`, 200, { 'content-type': 'application/json' });
   };

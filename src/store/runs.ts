@@ -137,6 +137,14 @@ export class RunStore {
     return this.find(this.db.queries, id, options.byTraceId !== false);
   }
 
+  /** The run whose trace is `traceId` (the store's trace id, never a run id). */
+  async ofTrace(traceId: string): Promise<RunRecord | undefined> {
+    const row = await selectRuns(this.db.queries, this.db.dialect)
+      .where('runs.trace_id', '=', traceId)
+      .executeTakeFirst();
+    return row ? toRecord(row) : undefined;
+  }
+
   private async find(
     queries: Queries,
     id: string,

@@ -73,7 +73,7 @@ async function show(route: Route): Promise<void> {
       return await showTab(route, {
         navigate,
         removed: (id) => {
-          if (current?.id === id) clearAnalyse();
+          if (current?.id === id) clearTrace();
         },
         say,
         message,
@@ -90,7 +90,7 @@ async function show(route: Route): Promise<void> {
     }
   } catch (error) {
     if (route.tab === 'analyse') {
-      clearAnalyse();
+      clearTrace();
       say(message(error), 'error');
     } else {
       // The status line lives on the Analyse tab: say it where the reader is.
@@ -100,7 +100,7 @@ async function show(route: Route): Promise<void> {
 }
 
 async function showStart(): Promise<void> {
-  clearAnalyse();
+  clearTrace();
   const { examples } = await api.examples();
   renderStart(conversation, resultPanel, examples, (example) => {
     say(`Loading ${example.title}…`);
@@ -122,6 +122,13 @@ async function openTrace(id: string): Promise<void> {
   showModelRow();
 }
 
+/** No trace open: the Analyse view cleared, and the menu without a task's methods. */
+function clearTrace(): void {
+  clearAnalyse();
+  offerTaskMethods(methodSelect, null);
+  showModelRow();
+}
+
 /** The model box, for a method that asks an LLM. */
 function showModelRow(): void {
   modelRow.hidden = !asksModel(methodSelect);
@@ -133,7 +140,7 @@ async function uploadAll(files: { body: string | Blob; name: string }[]): Promis
   say(files.length === 1 ? `Reading ${files[0]!.name}…` : `Reading ${files.length} files…`);
   const { loaded, failed } = await uploadFiles(files, formatSelect.value, message);
   if (loaded.length === 0) {
-    clearAnalyse();
+    clearTrace();
     history.replaceState(null, '', '/');
     say(failed.join(' · '), 'error');
     return;

@@ -140,7 +140,7 @@ export function loadedText(loaded: readonly Loaded[], failed: readonly string[])
 /**
  * Shows the methods that read a task's runs (`data-task`: their description) while the run open is
  * a recorded run of a task (the task named in their hint), hides them otherwise; a hidden method
- * chosen falls back to the first one offered.
+ * chosen falls back to the first one offered (offline, the default).
  */
 export function offerTaskMethods(methodSelect: HTMLSelectElement, task: string | null): void {
   for (const option of methodSelect.options) {
@@ -149,7 +149,8 @@ export function offerTaskMethods(methodSelect: HTMLSelectElement, task: string |
     option.hidden = option.disabled = task === null;
     option.title = task === null ? description : `${description} (with the runs of task ${task})`;
   }
-  if (methodSelect.selectedOptions[0]?.disabled) methodSelect.selectedIndex = 0;
+  if (methodSelect.selectedOptions[0]?.disabled)
+    methodSelect.selectedIndex = [...methodSelect.options].findIndex((option) => !option.disabled);
 }
 
 /** True when the method chosen asks an LLM (a model to enter). */
