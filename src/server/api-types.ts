@@ -102,8 +102,11 @@ export interface TracesResponse extends PageInfo {
 /** `GET /api/traces/:id`. */
 export interface TraceResponse {
   trace: Trace;
-  /** The recorded run the trace is (proxy or OTLP), when it is one: its task reads its siblings. */
-  run?: { runId: string; task: string | null; outcome: Trace['outcome'] };
+  /**
+   * The recorded run the trace is (proxy or OTLP), when it is one, and how many runs of its task
+   * the store holds (itself included; 0 without a task): a task's methods read them.
+   */
+  run?: { runId: string; task: string | null; outcome: Trace['outcome']; taskRuns: number };
 }
 
 /** An analysis as listed: with the name of its trace. */

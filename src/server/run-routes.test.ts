@@ -157,6 +157,7 @@ test('a run recorded through the proxy (agents A, B, A) is on the page, and can 
     assert.equal(page.run?.runId, 'page-run');
     assert.equal(page.run?.outcome, 'unknown');
     assert.ok(page.run?.task, 'the run has a task');
+    assert.equal(page.run?.taskRuns, 1, 'the only run of its task');
     assert.notEqual(traceId, 'page-run');
     assert.equal(await harness.runs.ofTrace('page-run'), undefined);
     const repository = new Repository(harness.db);

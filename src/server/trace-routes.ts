@@ -78,9 +78,12 @@ export function traceRoutes(repository: Repository, jobs: JobPool): Hono {
     const json = await repository.getTraceJson(id);
     if (json === undefined) throw new HTTPException(404, { message: `no trace ${id}` });
     const run = await repository.runs.ofTrace(id);
-    const recorded: TraceResponse['run'] = run
-      ? { runId: run.runId, task: run.task, outcome: run.outcome }
-      : undefined;
+    const recorded: TraceResponse['run'] = run && {
+      runId: run.runId,
+      task: run.task,
+      outcome: run.outcome,
+      taskRuns: run.task === null ? 0 : await repository.tasks.count(run.task),
+    };
     const tail = recorded ? `,"run":${JSON.stringify(recorded)}` : '';
     return context.body(`{"trace":${json}${tail}}`, 200, { 'content-type': 'application/json' });
   };

@@ -118,7 +118,8 @@ async function openTrace(id: string): Promise<void> {
   if (current?.id === id) return;
   const { trace, run } = await api.trace(id);
   renderTrace(id, trace, actions);
-  offerTaskMethods(methodSelect, run?.task ?? null);
+  // A task's methods compare the run with the task's other runs: offered where there are some.
+  offerTaskMethods(methodSelect, run && run.taskRuns > 1 ? run.task : null);
   showModelRow();
 }
 

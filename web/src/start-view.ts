@@ -139,8 +139,8 @@ export function loadedText(loaded: readonly Loaded[], failed: readonly string[])
 
 /**
  * Shows the methods that read a task's runs (`data-task`: their description) while the run open is
- * a recorded run of a task (the task named in their hint), hides them otherwise; a hidden method
- * chosen falls back to the first one offered (offline, the default).
+ * a recorded run of a `task` with other runs in the store (the task named in their hint), hides
+ * them otherwise (`null`); a hidden method chosen falls back to the first one offered (offline).
  */
 export function offerTaskMethods(methodSelect: HTMLSelectElement, task: string | null): void {
   for (const option of methodSelect.options) {
