@@ -165,3 +165,48 @@ describe('the modes listed', () => {
     assert.ok(!lines.some((line) => line.startsWith('  agent ')));
   });
 });
+
+describe('the next steps listed', () => {
+  const trace: Trace = {
+    id: 'run',
+    format: 'messages',
+    outcome: 'failure',
+    steps: [0, 1, 2].map((index) => ({
+      index,
+      agent: 'Coder',
+      speaker: 'Coder',
+      role: 'agent' as const,
+      content: `x = ${index}`,
+    })),
+    agents: [{ name: 'Coder', role: 'agent', steps: 3 }],
+    metadata: {},
+  };
+  /** The "next" line of a verdict at step 1 with these candidates (step, or step and score). */
+  const nextLine = (candidates: (number | [number, number])[]) =>
+    plain(
+      renderAttribution(
+        'run.json',
+        trace,
+        answer('Coder', {
+          step: 1,
+          candidates: candidates.map((entry) => {
+            const [step, score] = typeof entry === 'number' ? [entry, 0.2] : entry;
+            return { step, agent: 'Coder', score };
+          }),
+        }),
+      ),
+    )
+      .split('\n')
+      .find((line) => line.startsWith('  next'));
+
+  it('are the candidates besides the step named, whether or not the method lists that step', () => {
+    // The offline method lists the named step first; spectrum and combined list the others only.
+    assert.equal(nextLine([1, 2, 0]), '  next    step 2 Coder (20%), step 0 Coder (20%)');
+    assert.equal(nextLine([2, 0]), '  next    step 2 Coder (20%), step 0 Coder (20%)');
+    assert.equal(nextLine([1]), undefined);
+  });
+
+  it('states a figure above 0 that rounds to 0 as under 1%', () => {
+    assert.equal(nextLine([[2, 0.0035]]), '  next    step 2 Coder (<1%)');
+  });
+});

@@ -28,8 +28,11 @@ export function speakerLabel(agent: string, speaker: string): string {
   return /^\(.*\)$/.test(rest) ? `${agent} ${rest}` : `${agent} (${rest})`;
 }
 
+/** A figure in whole percent; one above 0 that rounds to 0 is `<1%`, not `0%`. */
 const percent = (value: number | undefined) =>
-  value === undefined ? '' : pc.dim(` (${(value * 100).toFixed(0)}%)`);
+  value === undefined
+    ? ''
+    : pc.dim(` (${value > 0 && value < 0.005 ? '<1' : (value * 100).toFixed(0)}%)`);
 
 /** A mode's confidence, with how many times its usual rate it is where the method says. */
 const modePercent = (mode: FoundMode) =>
@@ -176,14 +179,16 @@ export function renderAttribution(
         `  note    the log records this run as a success: the answer is where it would most likely have gone wrong`,
       ),
     );
-  if (result.candidates && result.candidates.length > (guessed ? 0 : 1)) {
+  // The steps besides the one named (the offline method lists it first, spectrum and combined not).
+  const others = (result.candidates ?? []).filter(
+    (candidate) => guessed || candidate.step !== result.step,
+  );
+  if (others.length > 0)
     lines.push(
-      `  ${guessed ? 'likely ' : 'next    '}${result.candidates
-        .slice(guessed ? 0 : 1)
+      `  ${guessed ? 'likely ' : 'next    '}${others
         .map((candidate) => `step ${candidate.step} ${candidate.agent}${percent(candidate.score)}`)
         .join(', ')}`,
     );
-  }
   const all = options.allModes === true;
   if (result.modes) lines.push(...renderModes(result.modes, result.stepMode, all));
   const byAgent = (result.agentModes ?? [])

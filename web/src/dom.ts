@@ -27,9 +27,9 @@ export function element<Tag extends keyof HTMLElementTagNameMap>(
 export const labelledAgents = (label: { agent?: string; agents?: string[] }) =>
   (label.agents ?? [label.agent ?? '?']).join(' or ');
 
-/** Percent text of a probability. */
+/** Percent text of a probability; one above 0 that rounds to 0 is `<1%`, not `0%`. */
 export const percent = (value: number | undefined) =>
-  value === undefined ? '' : `${(value * 100).toFixed(0)}%`;
+  value === undefined ? '' : `${value > 0 && value < 0.005 ? '<1' : (value * 100).toFixed(0)}%`;
 
 /** A table with a header row of names and the given body. */
 export function table(head: readonly string[], body: HTMLTableSectionElement): HTMLTableElement {
