@@ -109,6 +109,12 @@ export interface Attribution {
   /** Best alternatives, most likely first. */
   candidates?: Candidate[];
   /**
+   * `score` where the candidates' scores are the method's own scale, not probabilities (spectrum:
+   * its formula's value; combined: the weighted sum of its evidence, 0 to 1): shown as scores,
+   * never as percents. Absent: probabilities.
+   */
+  candidateScale?: 'score';
+  /**
    * MAST failure modes present in the run, most likely first; absent when the method does not
    * name modes (an offline model without a mode classifier, say).
    */

@@ -182,7 +182,7 @@ describe('the next steps listed', () => {
     metadata: {},
   };
   /** The "next" line of a verdict at step 1 with these candidates (step, or step and score). */
-  const nextLine = (candidates: (number | [number, number])[]) =>
+  const nextLine = (candidates: (number | [number, number])[], extra: Partial<Attribution> = {}) =>
     plain(
       renderAttribution(
         'run.json',
@@ -193,6 +193,7 @@ describe('the next steps listed', () => {
             const [step, score] = typeof entry === 'number' ? [entry, 0.2] : entry;
             return { step, agent: 'Coder', score };
           }),
+          ...extra,
         }),
       ),
     )
@@ -208,5 +209,18 @@ describe('the next steps listed', () => {
 
   it('states a figure above 0 that rounds to 0 as under 1%', () => {
     assert.equal(nextLine([[2, 0.0035]]), '  next    step 2 Coder (<1%)');
+  });
+
+  it("states a method's own scores as scores, not percents (spectrum, combined)", () => {
+    assert.equal(
+      nextLine(
+        [
+          [2, 0.35],
+          [0, 0.0035],
+        ],
+        { candidateScale: 'score' },
+      ),
+      '  next    step 2 Coder (score 0.35), step 0 Coder (score <0.01)',
+    );
   });
 });

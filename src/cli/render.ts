@@ -34,6 +34,13 @@ const percent = (value: number | undefined) =>
     ? ''
     : pc.dim(` (${value > 0 && value < 0.005 ? '<1' : (value * 100).toFixed(0)}%)`);
 
+/** A score in two decimals; one above 0 that rounds to 0 is `<0.01`. */
+const scoreText = (score: number) => (score > 0 && score < 0.005 ? '<0.01' : score.toFixed(2));
+
+/** A candidate step's figure: its probability, or the method's own score (`candidateScale`). */
+const candidateFigure = (result: Attribution, score: number) =>
+  result.candidateScale === 'score' ? pc.dim(` (score ${scoreText(score)})`) : percent(score);
+
 /** A mode's confidence, with how many times its usual rate it is where the method says. */
 const modePercent = (mode: FoundMode) =>
   mode.lift === undefined || mode.confidence === undefined
@@ -186,7 +193,10 @@ export function renderAttribution(
   if (others.length > 0)
     lines.push(
       `  ${guessed ? 'likely ' : 'next    '}${others
-        .map((candidate) => `step ${candidate.step} ${candidate.agent}${percent(candidate.score)}`)
+        .map(
+          (candidate) =>
+            `step ${candidate.step} ${candidate.agent}${candidateFigure(result, candidate.score)}`,
+        )
         .join(', ')}`,
     );
   const all = options.allModes === true;

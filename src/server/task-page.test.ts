@@ -163,6 +163,9 @@ describe('task view in Chromium', { skip }, () => {
       analyses.map(({ method, result }) => [method, result.agent]),
       [['combined', 'Researcher']],
     );
+    // Its candidates carry its own scores, not probabilities: shown as scores.
+    assert.match((await page.locator('#result ol.candidates').textContent()) ?? '', /score/);
+    assert.doesNotMatch((await page.locator('#result ol.candidates').textContent()) ?? '', /%/);
     assert.deepEqual(await seriousViolations(page), [], 'Analyse with the combined verdict');
     await screenshot(page, 'analyse-combined');
 

@@ -27,6 +27,15 @@ export function element<Tag extends keyof HTMLElementTagNameMap>(
 export const labelledAgents = (label: { agent?: string; agents?: string[] }) =>
   (label.agents ?? [label.agent ?? '?']).join(' or ');
 
+/**
+ * A candidate step's figure: its probability as a percent, or, for a method whose candidates carry
+ * its own scale (`candidateScale`: spectrum, combined), the score.
+ */
+export const candidateFigure = (score: number, scale: 'score' | undefined) =>
+  scale === 'score'
+    ? `score ${score > 0 && score < 0.005 ? '<0.01' : score.toFixed(2)}`
+    : percent(score);
+
 /** Percent text of a probability; one above 0 that rounds to 0 is `<1%`, not `0%`. */
 export const percent = (value: number | undefined) =>
   value === undefined ? '' : `${value > 0 && value < 0.005 ? '<1' : (value * 100).toFixed(0)}%`;

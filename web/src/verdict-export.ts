@@ -1,6 +1,6 @@
 /** The verdict panel's footer: what the analysis cost, and its export as JSON or Markdown. */
 import type { Analysis, Attribution, Trace } from './api.js';
-import { element, labelledAgents, percent } from './dom.js';
+import { candidateFigure, element, labelledAgents, percent } from './dom.js';
 import { isLowConfidence, RECORDED_SUCCESS } from './verdict-links.js';
 
 /** The verdict and label as Markdown, for pasting into an issue. */
@@ -26,7 +26,7 @@ export function verdictMarkdown(traceName: string, trace: Trace, analysis: Analy
     );
   if (result.candidates?.length)
     lines.push(
-      `- **Candidates:** ${result.candidates.map((c) => `step ${c.step} ${c.agent} (${percent(c.score)})`).join(', ')}`,
+      `- **Candidates:** ${result.candidates.map((c) => `step ${c.step} ${c.agent} (${candidateFigure(c.score, result.candidateScale)})`).join(', ')}`,
     );
   if (trace.labels?.agent || trace.labels?.step !== undefined)
     lines.push(

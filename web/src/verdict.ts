@@ -5,7 +5,7 @@
  * Each part is a module of its own (verdict-*.ts); this one puts them in order.
  */
 import type { Analysis, Attribution, LabelMatch, Trace } from './api.js';
-import { element, percent } from './dom.js';
+import { candidateFigure, element } from './dom.js';
 import { appendCompare } from './verdict-compare.js';
 import { appendUsageAndExport } from './verdict-export.js';
 import { appendLabel, appendVerdictHeader } from './verdict-header.js';
@@ -31,7 +31,7 @@ function appendCandidates(
         'li',
         {},
         stepLink(candidate.step, `step ${candidate.step} · ${candidate.agent}`, actions),
-        ` ${percent(candidate.score)}`,
+        ` ${candidateFigure(candidate.score, result.candidateScale)}`,
       ),
     );
   container.append(element('h3', {}, 'Candidate steps'), list);

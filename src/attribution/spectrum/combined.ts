@@ -125,6 +125,7 @@ export function createCombinedMethod(modelPath?: string): AttributionMethod {
           .filter((step) => step !== best && step.total > 0)
           .slice(0, 5)
           .map((step) => ({ step: step.step, agent: step.agent, score: step.total })),
+        candidateScale: 'score',
         spectrum: summariseSpectrum(spectrum),
         ...(caveats.length > 0 ? { warnings: caveats } : {}),
         usage: { ...NO_USAGE },

@@ -112,6 +112,7 @@ export function createSpectrumMethod(
           .slice(1, 6)
           .filter((step) => step.score > 0)
           .map((step) => ({ step: step.step, agent: step.agent, score: step.score })),
+        candidateScale: 'score',
         spectrum,
         ...(result.conclusive ? {} : { warnings: result.notes }),
         usage: { ...NO_USAGE },
