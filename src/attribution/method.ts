@@ -110,8 +110,9 @@ export interface Attribution {
   candidates?: Candidate[];
   /**
    * `score` where the candidates' scores are the method's own scale, not probabilities (spectrum:
-   * its formula's value; combined: the weighted sum of its evidence, 0 to 1): shown as scores,
-   * never as percents. Absent: probabilities.
+   * a step's suspiciousness, its formula with FAMAS's factors, which may pass 1; combined: the
+   * weighted sum of its evidence, 0 to 1): shown as scores, never as percents. Absent:
+   * probabilities.
    */
   candidateScale?: 'score';
   /**

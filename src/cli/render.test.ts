@@ -216,11 +216,11 @@ describe('the next steps listed', () => {
       nextLine(
         [
           [2, 0.35],
-          [0, 0.0035],
+          [0, 0.0002],
         ],
         { candidateScale: 'score' },
       ),
-      '  next    step 2 Coder (score 0.35), step 0 Coder (score <0.01)',
+      '  next    step 2 Coder (score 0.350), step 0 Coder (score <0.001)',
     );
   });
 });

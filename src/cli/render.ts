@@ -28,14 +28,15 @@ export function speakerLabel(agent: string, speaker: string): string {
   return /^\(.*\)$/.test(rest) ? `${agent} ${rest}` : `${agent} (${rest})`;
 }
 
-/** A figure in whole percent; one above 0 that rounds to 0 is `<1%`, not `0%`. */
-const percent = (value: number | undefined) =>
-  value === undefined
-    ? ''
-    : pc.dim(` (${value > 0 && value < 0.005 ? '<1' : (value * 100).toFixed(0)}%)`);
+/** A probability in whole percent; one above 0 that rounds to 0 is `<1%`, not `0%`. */
+const wholePercent = (value: number) =>
+  `${value > 0 && value < 0.005 ? '<1' : (value * 100).toFixed(0)}%`;
 
-/** A score in two decimals; one above 0 that rounds to 0 is `<0.01`. */
-const scoreText = (score: number) => (score > 0 && score < 0.005 ? '<0.01' : score.toFixed(2));
+const percent = (value: number | undefined) =>
+  value === undefined ? '' : pc.dim(` (${wholePercent(value)})`);
+
+/** A method's score in three decimals, as the spectrum states it; above 0, never `0.000`. */
+const scoreText = (score: number) => (score > 0 && score < 0.0005 ? '<0.001' : score.toFixed(3));
 
 /** A candidate step's figure: its probability, or the method's own score (`candidateScale`). */
 const candidateFigure = (result: Attribution, score: number) =>
@@ -45,7 +46,7 @@ const candidateFigure = (result: Attribution, score: number) =>
 const modePercent = (mode: FoundMode) =>
   mode.lift === undefined || mode.confidence === undefined
     ? percent(mode.confidence)
-    : pc.dim(` (${(mode.confidence * 100).toFixed(0)}%, ${mode.lift.toFixed(1)}× usual)`);
+    : pc.dim(` (${wholePercent(mode.confidence)}, ${mode.lift.toFixed(1)}× usual)`);
 
 /** Most modes listed by default, per run and per agent. */
 export const LISTED_MODES = 3;
@@ -107,9 +108,9 @@ function agentPercent(result: Attribution): string {
   if (result.confidenceBasis !== 'unseen-systems' || value === undefined) return percent(value);
   const range = result.heldOutRange;
   const spread = range
-    ? `unseen systems ${(range[0] * 100).toFixed(0)}–${(range[1] * 100).toFixed(0)}% right`
+    ? `unseen systems ${(range[0] * 100).toFixed(0)}–${wholePercent(range[1])} right`
     : 'as right on unseen systems';
-  return pc.dim(` (${(value * 100).toFixed(0)}%; ${spread})`);
+  return pc.dim(` (${wholePercent(value)}; ${spread})`);
 }
 
 /** What an unfamiliar run's verdict leads with: what it is, and what to do about it. */
@@ -117,7 +118,7 @@ export const GUESS_TEXT =
   'a guess on a system it was not trained on: `faultline verify` proves it by replay; 20 labelled runs (`faultline adapt` or `train --base`) make it yours';
 
 const range = (span: [number, number] | undefined) =>
-  span ? `; unseen systems ${(span[0] * 100).toFixed(0)}–${(span[1] * 100).toFixed(0)}% right` : '';
+  span ? `; unseen systems ${(span[0] * 100).toFixed(0)}–${wholePercent(span[1])} right` : '';
 
 /**
  * An unfamiliar run's verdict: what to do first, then the three most likely agents with their
@@ -131,10 +132,10 @@ function renderGuess(trace: Trace, result: Attribution): string[] {
   const stepPercent =
     result.confidence === undefined
       ? ''
-      : pc.dim(` (${(result.confidence * 100).toFixed(0)}%${range(result.heldOutStepRange)})`);
+      : pc.dim(` (${wholePercent(result.confidence)}${range(result.heldOutStepRange)})`);
   return [
     pc.yellow(`  guess   ${GUESS_TEXT}`),
-    `  agents  ${agents.map((entry) => `${entry.agent} ${(entry.confidence * 100).toFixed(0)}%`).join(', ')}${pc.dim(range(result.heldOutRange).replace(/^; /, ' (') + (result.heldOutRange ? ')' : ''))}`,
+    `  agents  ${agents.map((entry) => `${entry.agent} ${wholePercent(entry.confidence)}`).join(', ')}${pc.dim(range(result.heldOutRange).replace(/^; /, ' (') + (result.heldOutRange ? ')' : ''))}`,
     `  step    ${result.step}${speaker && speaker !== agents[0]!.agent ? ` (${speaker})` : ''}${stepPercent}`,
     `  reason  ${result.reason}`,
   ];
@@ -187,9 +188,7 @@ export function renderAttribution(
       ),
     );
   // The steps besides the one named (the offline method lists it first, spectrum and combined not).
-  const others = (result.candidates ?? []).filter(
-    (candidate) => guessed || candidate.step !== result.step,
-  );
+  const others = (result.candidates ?? []).filter((candidate) => candidate.step !== result.step);
   if (others.length > 0)
     lines.push(
       `  ${guessed ? 'likely ' : 'next    '}${others

@@ -138,11 +138,8 @@ export class RunStore {
   }
 
   /** The run whose trace is `traceId` (the store's trace id, never a run id). */
-  async ofTrace(traceId: string): Promise<RunRecord | undefined> {
-    const row = await selectRuns(this.db.queries, this.db.dialect)
-      .where('runs.trace_id', '=', traceId)
-      .executeTakeFirst();
-    return row ? toRecord(row) : undefined;
+  ofTrace(traceId: string): Promise<RunRecord | undefined> {
+    return this.findBy(this.db.queries, 'runs.trace_id', traceId);
   }
 
   private async find(
@@ -150,15 +147,20 @@ export class RunStore {
     id: string,
     byTraceId: boolean,
   ): Promise<RunRecord | undefined> {
-    const row =
-      (await selectRuns(queries, this.db.dialect)
-        .where('runs.run_id', '=', id)
-        .executeTakeFirst()) ??
-      (byTraceId
-        ? await selectRuns(queries, this.db.dialect)
-            .where('runs.trace_id', '=', id)
-            .executeTakeFirst()
-        : undefined);
+    return (
+      (await this.findBy(queries, 'runs.run_id', id)) ??
+      (byTraceId ? await this.findBy(queries, 'runs.trace_id', id) : undefined)
+    );
+  }
+
+  private async findBy(
+    queries: Queries,
+    column: 'runs.run_id' | 'runs.trace_id',
+    id: string,
+  ): Promise<RunRecord | undefined> {
+    const row = await selectRuns(queries, this.db.dialect)
+      .where(column, '=', id)
+      .executeTakeFirst();
     return row ? toRecord(row) : undefined;
   }
 

@@ -27,14 +27,25 @@ export function element<Tag extends keyof HTMLElementTagNameMap>(
 export const labelledAgents = (label: { agent?: string; agents?: string[] }) =>
   (label.agents ?? [label.agent ?? '?']).join(' or ');
 
+/** A method's score in three decimals, as the spectrum states it; above 0, never `0.000`. */
+export const scoreText = (score: number) =>
+  score > 0 && score < 0.0005 ? '<0.001' : score.toFixed(3);
+
 /**
- * A candidate step's figure: its probability as a percent, or, for a method whose candidates carry
- * its own scale (`candidateScale`: spectrum, combined), the score.
+ * A candidate step's figure: its probability as a percent, or the score of a method whose
+ * candidates carry its own scale (`candidateScale`; spectrum and combined analyses stored before
+ * it was set say so by their method).
  */
-export const candidateFigure = (score: number, scale: 'score' | undefined) =>
-  scale === 'score'
-    ? `score ${score > 0 && score < 0.005 ? '<0.01' : score.toFixed(2)}`
-    : percent(score);
+export function candidateFigure(
+  score: number,
+  result: { candidateScale?: 'score'; method: string },
+): string {
+  const scored =
+    result.candidateScale === 'score' ||
+    result.method === 'spectrum' ||
+    result.method === 'combined';
+  return scored ? `score ${scoreText(score)}` : percent(score);
+}
 
 /** Percent text of a probability; one above 0 that rounds to 0 is `<1%`, not `0%`. */
 export const percent = (value: number | undefined) =>

@@ -90,7 +90,7 @@ export function fillChoices(
     ) as HTMLOptionElement;
     if (method.needsModel) option.dataset.llm = '';
     if (method.needsRuns) {
-      option.dataset.task = method.description;
+      option.dataset.needsRuns = method.description;
       option.hidden = option.disabled = true;
     }
     methodSelect.append(option);
@@ -138,13 +138,13 @@ export function loadedText(loaded: readonly Loaded[], failed: readonly string[])
 }
 
 /**
- * Shows the methods that read a task's runs (`data-task`: their description) while the run open is
+ * Shows the methods that read a task's runs (`data-needs-runs`: their description) while the run open is
  * a recorded run of a `task` with other runs in the store (the task named in their hint), hides
  * them otherwise (`null`); a hidden method chosen falls back to the first one offered (offline).
  */
 export function offerTaskMethods(methodSelect: HTMLSelectElement, task: string | null): void {
   for (const option of methodSelect.options) {
-    const description = option.dataset.task;
+    const description = option.dataset.needsRuns;
     if (description === undefined) continue;
     option.hidden = option.disabled = task === null;
     option.title = task === null ? description : `${description} (with the runs of task ${task})`;

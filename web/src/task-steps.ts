@@ -7,7 +7,8 @@
 import type { Step, TaskSpectrum, Trace } from './api.js';
 import { element } from './dom.js';
 import { withSuspicious } from './routes.js';
-import { countsText, scoreText } from './task-units.js';
+import { scoreText } from './dom.js';
+import { countsText } from './task-units.js';
 
 /** Characters of a step shown. */
 const STEP_TEXT = 400;

@@ -5,7 +5,7 @@
  * passing ones.
  */
 import type { TaskSpectrum } from './api.js';
-import { element, table } from './dom.js';
+import { element, scoreText, table } from './dom.js';
 
 /** Units shown: the most suspicious, those that score at all. */
 const SHOWN_UNITS = 20;
@@ -16,9 +16,6 @@ export const countsText = (
   runs: TaskSpectrum['runs'],
 ) =>
   `in ${unit.failingRuns} of ${runs.failing} failing and ${unit.passingRuns} of ${runs.passing} passing`;
-
-/** A score as the tables show it. */
-export const scoreText = (score: number) => score.toFixed(3);
 
 /** The units table; units of the failed run studied are marked. */
 export function unitTable(spectrum: TaskSpectrum): HTMLElement {

@@ -26,7 +26,7 @@ export function verdictMarkdown(traceName: string, trace: Trace, analysis: Analy
     );
   if (result.candidates?.length)
     lines.push(
-      `- **Candidates:** ${result.candidates.map((c) => `step ${c.step} ${c.agent} (${candidateFigure(c.score, result.candidateScale)})`).join(', ')}`,
+      `- **Candidates:** ${result.candidates.map((c) => `step ${c.step} ${c.agent} (${candidateFigure(c.score, result)})`).join(', ')}`,
     );
   if (trace.labels?.agent || trace.labels?.step !== undefined)
     lines.push(

@@ -31,7 +31,7 @@ function appendCandidates(
         'li',
         {},
         stepLink(candidate.step, `step ${candidate.step} · ${candidate.agent}`, actions),
-        ` ${candidateFigure(candidate.score, result.candidateScale)}`,
+        ` ${candidateFigure(candidate.score, result)}`,
       ),
     );
   container.append(element('h3', {}, 'Candidate steps'), list);

@@ -36,6 +36,8 @@ describe('combined verdict', () => {
     const spectrum = await spectrumMethod.attribute(runs[0]!, { runs });
     for (const candidate of [...(result.candidates ?? []), ...(spectrum.candidates ?? [])])
       assert.ok(candidate.score > 0, `step ${candidate.step} at ${candidate.score}`);
+    // Their scores are theirs, not probabilities, and say so.
+    assert.deepEqual([result.candidateScale, spectrum.candidateScale], ['score', 'score']);
   });
 
   it('states a step verify proved as proved, beside what the other sources say', async () => {

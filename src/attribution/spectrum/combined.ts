@@ -62,7 +62,7 @@ export function createCombinedMethod(modelPath?: string): AttributionMethod {
   return {
     name: COMBINED,
     description:
-      'one verdict from the offline model, the spectrum of the other runs of the task and, where one passed, where the run parts from it (needs --runs)',
+      'one verdict from the offline model, the spectrum of the other runs of the task and, where one passed, where the run parts from it',
     async attribute(trace, options = {}) {
       if (!options.runs || options.runs.length === 0) throw new UserError(NEEDS_RUNS);
       const { runs, failed } = runsWith(trace, options.runs);
@@ -121,7 +121,7 @@ export function createCombinedMethod(modelPath?: string): AttributionMethod {
         method: COMBINED,
         ...(proof ? { verified: proof } : {}),
         candidates: totals
-          // A step no source rates is no candidate (the page would list it at 0%).
+          // A step no source rates is no candidate.
           .filter((step) => step !== best && step.total > 0)
           .slice(0, 5)
           .map((step) => ({ step: step.step, agent: step.agent, score: step.total })),

@@ -80,7 +80,7 @@ export function createSpectrumMethod(
   return {
     name: SPECTRUM,
     description:
-      'spectrum analysis (FAMAS): the units of the run that recur in failing runs of its task and not in passing ones (needs --runs)',
+      'spectrum analysis (FAMAS): the units of the run that recur in failing runs of its task and not in passing ones',
     async attribute(trace, options = {}) {
       if (!options.runs || options.runs.length === 0) throw new UserError(NEEDS_RUNS);
       const { runs, failed, assumed } = runsWith(trace, options.runs);
