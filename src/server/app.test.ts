@@ -25,6 +25,9 @@ describe('HTTP API', () => {
 
   before(async () => {
     folder = await mkdtemp(join(tmpdir(), 'faultline-api-'));
+    // The LLM reply cache lives in FAULTLINE_HOME: here, even when this file is run by hand
+    // (without npm test's test/isolated-home.ts).
+    process.env.FAULTLINE_HOME = folder;
     db = await openDatabase(join(folder, 'faultline.db'));
     app = createApp({
       repository: new Repository(db),
