@@ -64,18 +64,20 @@ const factories = new Map<string, MethodEntry>([
 /** The default method: offline, no API key. */
 export const DEFAULT_METHOD = 'offline';
 
-/**
- * Names and descriptions of every registered method; `needsReference` marks those that compare
- * with a passing run (a list that offers methods for one run alone leaves them out), `needsRuns`
- * those that compare with the other runs of its task, `needsModel` those that ask an LLM.
- */
-export function listMethods(): {
+/** A registered method as listed (the CLI's help, `GET /api/methods`). */
+export interface MethodListing {
   name: string;
   description: string;
+  /** It compares with a passing run (diverge): a list that offers methods for one run leaves it out. */
   needsReference?: boolean;
+  /** It compares with the other runs of the task (spectrum, combined). */
   needsRuns?: boolean;
+  /** It asks an LLM (a model to name). */
   needsModel?: boolean;
-}[] {
+}
+
+/** Names and descriptions of every registered method, with what each needs. */
+export function listMethods(): MethodListing[] {
   return [...factories.entries()].map(([name, entry]) => ({
     name,
     description: entry.description,

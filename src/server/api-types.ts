@@ -16,6 +16,7 @@ import type {
 } from '../store/records.js';
 import type { AgentInfo, Trace, TraceLabels } from '../trace/model.js';
 import type { TraceDiff } from '../attribution/diverge/types.js';
+import type { MethodListing } from '../attribution/registry.js';
 import type {
   Origin,
   RankedUnit,
@@ -46,18 +47,8 @@ export interface ErrorResponse {
 
 /** `GET /api/methods`. */
 export interface MethodsResponse {
-  /** `needsReference`: the method compares with a passing run (diverge), so a run alone can't use it. */
-  /**
-   * `needsRuns`: the method compares with other runs of the task (spectrum, combined): offered for
-   * a recorded run of a task (`TraceResponse.run`). `needsModel`: the method asks an LLM.
-   */
-  methods: {
-    name: string;
-    description: string;
-    needsReference?: boolean;
-    needsRuns?: boolean;
-    needsModel?: boolean;
-  }[];
+  /** The page offers one with `needsRuns` for a recorded run of a task (`TraceResponse.run`). */
+  methods: MethodListing[];
   providers: string[];
   formats: { name: string; description: string }[];
 }

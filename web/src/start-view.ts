@@ -89,12 +89,10 @@ export function fillChoices(
       method.name,
     ) as HTMLOptionElement;
     if (method.needsModel) option.dataset.llm = '';
-    if (method.needsRuns) {
-      option.dataset.needsRuns = method.description;
-      option.hidden = option.disabled = true;
-    }
+    if (method.needsRuns) option.dataset.needsRuns = method.description;
     methodSelect.append(option);
   }
+  offerTaskMethods(methodSelect, null);
   for (const format of formats)
     formatSelect.append(
       element('option', { value: format.name, title: format.description }, format.name),
@@ -138,9 +136,9 @@ export function loadedText(loaded: readonly Loaded[], failed: readonly string[])
 }
 
 /**
- * Shows the methods that read a task's runs (`data-needs-runs`: their description) while the run open is
- * a recorded run of a `task` with other runs in the store (the task named in their hint), hides
- * them otherwise (`null`); a hidden method chosen falls back to the first one offered (offline).
+ * Shows the methods that read a task's runs (`data-needs-runs`: their description) while the run
+ * open is a recorded run of a `task` with other runs in the store (the task named in their hint),
+ * hides them otherwise (`null`); a hidden method chosen falls back to the first one offered.
  */
 export function offerTaskMethods(methodSelect: HTMLSelectElement, task: string | null): void {
   for (const option of methodSelect.options) {

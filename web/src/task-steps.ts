@@ -5,9 +5,8 @@
  * text is set as text, never as markup (dom.ts).
  */
 import type { Step, TaskSpectrum, Trace } from './api.js';
-import { element } from './dom.js';
+import { element, scoreText } from './dom.js';
 import { withSuspicious } from './routes.js';
-import { scoreText } from './dom.js';
 import { countsText } from './task-units.js';
 
 /** Characters of a step shown. */
